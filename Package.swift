@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "energyclock",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "energyclock", targets: ["energyclock"]),
+        .library(name: "EnergyClockCore", targets: ["EnergyClockCore"]),
+    ],
+    targets: [
+        // C libraries from Debian.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+
+        // MQTT: libmosquitto behind async/await.
+        .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
+
+        // The domain: prices, bands, settings, sources, store, manager. Knows nothing of MQTT.
+        .target(name: "EnergyClockCore", dependencies: ["CSQLite"]),
+
+        // Topic tree, payloads and the service that ties the manager to the broker.
+        .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "MQTTClient"]),
+
+        // The command line.
+        .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher"]),
+
+        .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["EnergyClockCore", "EnergyClockPublisher", "MQTTClient", "energyclock"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Strict settings for every Swift target.
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("ExistentialAny"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+        .unsafeFlags(["-warnings-as-errors"]),
+    ]
+}

@@ -1,0 +1,60 @@
+/// The colour band of a price: green is cheap, red is dear.
+public enum Band: String, Sendable, CaseIterable, Codable {
+    /// At or below `green_max`.
+    case green
+    /// Above `green_max`, at or below `yellow_max`.
+    case yellow
+    /// Above `yellow_max`, at or below `orange_max`.
+    case orange
+    /// Above `orange_max`.
+    case red
+
+    /// The band of `price` under `thresholds`; a price equal to a threshold takes the cheaper band.
+    public static func of(_ price: Double, under thresholds: Thresholds) -> Band {
+        if price <= thresholds.greenMax { return .green }
+        if price <= thresholds.yellowMax { return .yellow }
+        if price <= thresholds.orangeMax { return .orange }
+        return .red
+    }
+
+    /// The default colour of this band.
+    public var defaultColor: RGBColor {
+        switch self {
+        case .green: RGBColor(red: 0x34, green: 0xC7, blue: 0x59)
+        case .yellow: RGBColor(red: 0xFF, green: 0xCC, blue: 0x00)
+        case .orange: RGBColor(red: 0xFF, green: 0x95, blue: 0x00)
+        case .red: RGBColor(red: 0xFF, green: 0x3B, blue: 0x30)
+        }
+    }
+}
+
+/// A 24-bit colour.
+public struct RGBColor: Sendable, Hashable {
+    /// Red, 0…255.
+    public var red: UInt8
+    /// Green, 0…255.
+    public var green: UInt8
+    /// Blue, 0…255.
+    public var blue: UInt8
+
+    /// A colour from its three channels.
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// `#RRGGBB`, upper case.
+    public var hex: String {
+        let digits = Array("0123456789ABCDEF")
+        var text = "#"
+        for channel in [red, green, blue] {
+            text.append(digits[Int(channel >> 4)])
+            text.append(digits[Int(channel & 0xF)])
+        }
+        return text
+    }
+
+    /// `r,g,b` without spaces.
+    public var rgb: String { "\(red),\(green),\(blue)" }
+}

@@ -1,0 +1,215 @@
+import Foundation
+
+/// The one owner of prices, settings and derived bands: loads from the store, fetches when
+/// needed, follows the clock from slot to slot and hands every change to its output.
+public actor PriceManager {
+    /// Fixed parameters of a manager.
+    public struct Configuration: Sendable {
+        /// The zone that defines "today".
+        public var calendar: LocalCalendar
+        /// Fetch timing.
+        public var policy: RefreshSchedule.Policy
+        /// Local days of prices kept in the store per source.
+        public var retentionDays: Int
+
+        /// A configuration for `calendar` with default timing and 62 days of retention.
+        public init(calendar: LocalCalendar, policy: RefreshSchedule.Policy = .init(), retentionDays: Int = 62) {
+            self.calendar = calendar
+            self.policy = policy
+            self.retentionDays = retentionDays
+        }
+    }
+
+    let configuration: Configuration
+    let store: PriceStore
+    let catalog: SourceCatalog
+    let clock: any WallClock
+    let output: any ManagerOutput
+    let logger: Logger
+    let jitter: @Sendable () -> Double
+
+    /// The effective settings.
+    public internal(set) var settings: Settings
+    /// Native slots of the chosen source, sorted, for the retention window.
+    var slots: [PriceSlot] = []
+    var stale = false
+    var updatedAt: Date?
+    var schedule: RefreshSchedule
+    var currentDay: LocalDay?
+    var backfillTried: Set<LocalDay> = []
+    var pending: [SettingsRequest] = []
+    var applying = false
+    var sleeper: Task<Void, any Error>?
+
+    /// A manager over `store`, restoring the saved settings (or the defaults on first start).
+    ///
+    /// Throws when the saved settings no longer pass validation, rather than silently resetting them.
+    public init(
+        configuration: Configuration, store: sending PriceStore, catalog: SourceCatalog, clock: any WallClock,
+        output: any ManagerOutput, logger: Logger = Logger(label: "manager"),
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }
+    ) throws(ManagerError) {
+        self.configuration = configuration
+        self.catalog = catalog
+        self.clock = clock
+        self.output = output
+        self.logger = logger
+        self.jitter = jitter
+        schedule = RefreshSchedule(policy: configuration.policy)
+        settings = try Self.restoreSettings(from: store, catalog: catalog)
+        self.store = store
+    }
+
+    static func restoreSettings(from store: PriceStore, catalog: SourceCatalog) throws(ManagerError) -> Settings {
+        let json: String?
+        do { json = try store.settingsJSON() } catch { throw .store(error) }
+        guard let json else { return .defaults }
+        do {
+            let patch = try SettingsPatch.parse(object: Array(json.utf8), sources: catalog.ids)
+            return try Settings.defaults.merged(patch)
+        } catch {
+            throw .invalidStoredSettings(error)
+        }
+    }
+
+    var calendar: LocalCalendar { configuration.calendar }
+
+    /// What the outside world should see now.
+    public func snapshot() -> Snapshot {
+        Snapshot.derive(now: clock.now, calendar: calendar, settings: settings, slots: slots,
+                        source: settings.source, stale: stale, updatedAt: updatedAt)
+    }
+
+    /// Publishes from the cache at once, then fetches and follows the clock until cancelled.
+    public func run() async throws {
+        loadCache()
+        schedule.requestFetchIfNeeded(need(at: clock.now))
+        while true {
+            try Task.checkCancellation()
+            let now = clock.now
+            rollOver(at: now)
+            await output.publish(snapshot())
+            switch schedule.decide(now: now, need: need(at: now), nextEvent: nextEvent(after: now)) {
+            case .fetch:
+                await refresh()
+            case let .wait(until: deadline):
+                try await sleep(until: deadline)
+            }
+        }
+    }
+
+    /// Loads the cache and fetches once if it lacks something; for one-shot use without ``run()``.
+    public func loadAndFetchIfNeeded() async -> Snapshot {
+        loadCache()
+        if need(at: clock.now).any { await refresh() }
+        return snapshot()
+    }
+
+    /// Fetches now, whatever the cache holds (the refresh button).
+    public func refreshNow() {
+        schedule.requestFetch()
+        wake()
+    }
+
+    /// Closes the store; the manager must not run afterwards.
+    public func close() {
+        store.close()
+    }
+
+    /// What is missing at `now`.
+    func need(at now: Date) -> RefreshSchedule.Need {
+        let today = calendar.day(containing: now)
+        let tomorrowDue = now >= calendar.instant(hour: configuration.policy.tomorrowHour, on: today)
+        return RefreshSchedule.Need(
+            today: !slots.covers(calendar.interval(of: today)),
+            tomorrow: tomorrowDue && !slots.covers(calendar.interval(of: today.adding(days: 1)))
+        )
+    }
+
+    /// The next instant something changes by itself: a slot boundary, the publication hour or midnight.
+    func nextEvent(after now: Date) -> Date {
+        let today = calendar.day(containing: now)
+        var event = calendar.start(of: today.adding(days: 1))
+        let publication = calendar.instant(hour: configuration.policy.tomorrowHour, on: today)
+        if publication > now { event = min(event, publication) }
+        if let i = slots.index(containing: now) {
+            event = min(event, slots[i].end)
+        } else if let later = slots.first(where: { $0.start > now }) {
+            event = min(event, later.start)
+        }
+        return event
+    }
+
+    /// Sleeps until `deadline`, or until a change calls ``wake()``.
+    func sleep(until deadline: Date) async throws {
+        let clock = clock
+        let task = Task { try await clock.sleep(until: deadline) }
+        sleeper = task
+        await withTaskCancellationHandler {
+            _ = await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        sleeper = nil
+        try Task.checkCancellation()
+    }
+
+    /// Cuts a sleep short so the run loop decides again.
+    func wake() {
+        sleeper?.cancel()
+    }
+
+    /// At the first instant of a new local day: trims old history and forgets old backfill attempts.
+    func rollOver(at now: Date) {
+        let today = calendar.day(containing: now)
+        guard currentDay != today else { return }
+        let first = currentDay == nil
+        currentDay = today
+        backfillTried = []
+        guard !first else { return }
+        let cutoff = calendar.start(of: today.adding(days: -configuration.retentionDays))
+        do { try store.trim(before: cutoff) } catch { logger.warning("\(error)") }
+        slots.removeAll { $0.end <= cutoff }
+        logger.info("new day \(today): \(slots.overlapping(calendar.interval(of: today)).count) slots known")
+    }
+
+    /// Loads the chosen source's cached slots and last fetch time.
+    func loadCache() {
+        let today = calendar.day(containing: clock.now)
+        let window = DateInterval(start: calendar.start(of: today.adding(days: -configuration.retentionDays)),
+                                  end: calendar.start(of: today.adding(days: 2)))
+        do {
+            slots = try store.slots(source: settings.source, overlapping: window)
+            updatedAt = try store.lastSuccess(source: settings.source)
+        } catch {
+            logger.error("\(error)")
+            slots = []
+        }
+        stale = false
+        logger.info("loaded \(slots.count) cached slots of \(settings.source)")
+    }
+}
+
+/// Why a manager could not start.
+public enum ManagerError: Error, Sendable, CustomStringConvertible {
+    /// The store failed.
+    case store(StoreError)
+    /// The saved settings fail validation.
+    case invalidStoredSettings(SettingsError)
+
+    /// What happened and what to do.
+    public var description: String {
+        switch self {
+        case let .store(error): "\(error)"
+        case let .invalidStoredSettings(error):
+            "the saved settings are invalid (\(error)); fix them over MQTT after removing the store, or restore a backup"
+        }
+    }
+}
+
+extension RefreshSchedule {
+    /// At start-up: fetch at once only when the cache lacks something.
+    mutating func requestFetchIfNeeded(_ need: Need) {
+        if need.any { requestFetch() }
+    }
+}

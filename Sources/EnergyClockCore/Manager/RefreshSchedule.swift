@@ -1,0 +1,99 @@
+import Foundation
+
+/// When to fetch and when to sleep: a pure state machine over instants, with no clock of its own.
+///
+/// The manager asks ``decide(now:need:nextEvent:)`` what to do, does it, and reports back
+/// with ``succeeded(at:stillNeeded:jitter:)`` or ``failed(at:jitter:)``.
+public struct RefreshSchedule: Sendable, Equatable {
+    /// Timing rules.
+    public struct Policy: Sendable, Equatable {
+        /// Local hour from which tomorrow's prices are expected.
+        public var tomorrowHour: Int = 13
+        /// Pause between polls while waiting for prices that are due, in seconds.
+        public var pollInterval: TimeInterval = 300
+        /// First retry delay after a failed fetch, in seconds; doubles per failure.
+        public var retryBase: TimeInterval = 30
+        /// Longest retry delay, in seconds.
+        public var retryMax: TimeInterval = 900
+        /// Relative spread of every delay, so many daemons do not poll in step.
+        public var jitter: Double = 0.2
+
+        /// The default policy: 13:00, 5 min polls, 30 s…15 min retries, ±20 % jitter.
+        public init() {}
+    }
+
+    /// What data is missing now.
+    public struct Need: Sendable, Equatable {
+        /// Today is not completely covered.
+        public var today: Bool
+        /// Tomorrow is due (past the publication hour) but not completely covered.
+        public var tomorrow: Bool
+
+        /// A need from its two parts.
+        public init(today: Bool, tomorrow: Bool) {
+            self.today = today
+            self.tomorrow = tomorrow
+        }
+
+        /// Whether anything is missing.
+        public var any: Bool { today || tomorrow }
+    }
+
+    /// The next step.
+    public enum Decision: Sendable, Equatable {
+        /// Fetch now.
+        case fetch
+        /// Sleep until this instant, then decide again.
+        case wait(until: Date)
+    }
+
+    /// The rules in force.
+    public var policy: Policy
+    /// Failed fetches since the last success.
+    public private(set) var failures = 0
+    /// No fetch for missing data before this instant.
+    public private(set) var notBefore: Date?
+    /// A fetch was asked for regardless of need (start-up, source switch, refresh button).
+    public private(set) var forced = false
+
+    /// A schedule with `policy`.
+    public init(policy: Policy = Policy()) {
+        self.policy = policy
+    }
+
+    /// What to do at `now`, given what is missing and when the next slot or day begins.
+    public func decide(now: Date, need: Need, nextEvent: Date) -> Decision {
+        if forced { return .fetch }
+        if need.any {
+            guard let notBefore, notBefore > now else { return .fetch }
+            return .wait(until: min(notBefore, nextEvent))
+        }
+        return .wait(until: nextEvent)
+    }
+
+    /// Asks for a fetch at the next decision, whatever is cached.
+    public mutating func requestFetch() {
+        forced = true
+    }
+
+    /// Records a successful fetch; if data is still missing, polls again after the poll interval.
+    /// - Parameter jitter: a random number in −1…1.
+    public mutating func succeeded(at now: Date, stillNeeded: Bool, jitter: Double) {
+        failures = 0
+        forced = false
+        notBefore = stillNeeded ? now.addingTimeInterval(spread(policy.pollInterval, jitter)) : nil
+    }
+
+    /// Records a failed fetch and backs off exponentially.
+    /// - Parameter jitter: a random number in −1…1.
+    public mutating func failed(at now: Date, jitter: Double) {
+        failures += 1
+        forced = false
+        let delay = min(policy.retryBase * pow(2, Double(min(failures - 1, 30))), policy.retryMax)
+        notBefore = now.addingTimeInterval(spread(delay, jitter))
+    }
+
+    private func spread(_ delay: TimeInterval, _ jitter: Double) -> TimeInterval {
+        delay * (1 + policy.jitter * max(-1, min(1, jitter)))
+    }
+}

@@ -1,0 +1,76 @@
+/// How prices are mapped to bands.
+public enum ColorMode: String, Sendable, CaseIterable {
+    /// Fixed thresholds in EUR/kWh.
+    case absolute
+    /// Quartiles of the last `history_days` local days of prices.
+    case relative
+}
+
+/// Everything a user can change at run time; persisted in the store and published on `settings`.
+public struct Settings: Sendable, Hashable {
+    /// Id of the price source, e.g. `energyzero`.
+    public var source: String
+    /// Absolute or relative thresholds.
+    public var colorMode: ColorMode
+    /// The absolute thresholds in EUR/kWh (used in absolute mode).
+    public var thresholds: Thresholds
+    /// Local days of history behind relative thresholds, 1…60, today included.
+    public var historyDays: Int
+    /// VAT added to market price plus surcharge, in percent, 0…100.
+    public var vatPercent: Double
+    /// EUR/kWh added to the market price before VAT, −1…5.
+    public var surcharge: Double
+    /// Hourly means or the source's own slots.
+    public var resolution: Resolution
+
+    /// The settings of a fresh installation.
+    public static let defaults = Settings(
+        source: "energyzero",
+        colorMode: .absolute,
+        thresholds: Thresholds(greenMax: 0.10, yellowMax: 0.20, orangeMax: 0.30),
+        historyDays: 7,
+        vatPercent: 21,
+        surcharge: 0,
+        resolution: .hour
+    )
+
+    /// Settings from all their parts.
+    public init(
+        source: String, colorMode: ColorMode, thresholds: Thresholds, historyDays: Int,
+        vatPercent: Double, surcharge: Double, resolution: Resolution
+    ) {
+        self.source = source
+        self.colorMode = colorMode
+        self.thresholds = thresholds
+        self.historyDays = historyDays
+        self.vatPercent = vatPercent
+        self.surcharge = surcharge
+        self.resolution = resolution
+    }
+
+    /// What a household pays for `market`: `(market + surcharge) × (1 + vat_percent / 100)`.
+    public func consumerPrice(_ market: Double) -> Double {
+        (market + surcharge) * (1 + vatPercent / 100)
+    }
+
+    /// The settings as compact JSON, in field order; they hold no secret.
+    public var json: String {
+        var w = JSONWriter()
+        write(to: &w)
+        return w.output
+    }
+
+    /// Writes the settings object into `writer`.
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        for field in SettingsField.allCases {
+            w.key(field.rawValue)
+            switch self[field] {
+            case let .text(value): w.string(value)
+            case let .number(value): w.number(value)
+            case let .integer(value): w.integer(value)
+            }
+        }
+        w.endObject()
+    }
+}

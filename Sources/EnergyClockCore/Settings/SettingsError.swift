@@ -1,0 +1,48 @@
+/// Why a settings update was refused; the text is what the user reads on `settings/result`.
+public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The payload is not valid JSON.
+    case badJSON
+    /// The payload is larger than allowed.
+    case tooLarge(bytes: Int, limit: Int)
+    /// `settings/set` wants an object.
+    case notAnObject(found: String)
+    /// A field name that does not exist.
+    case unknownField(String)
+    /// The update names no field at all.
+    case empty
+    /// A value of the wrong JSON type.
+    case wrongType(field: String, expected: String, found: String)
+    /// A number that is NaN or infinite.
+    case nonFinite(field: String)
+    /// A value outside its allowed range.
+    case outOfRange(field: String, value: String, allowed: String)
+    /// A word that is not one of the choices.
+    case invalidChoice(field: String, value: String, allowed: [String])
+    /// After merging, green < yellow < orange does not hold.
+    case thresholdsNotIncreasing(green: Double, yellow: Double, orange: Double)
+    /// A field that may not be changed remotely.
+    case notAllowed(field: String, reason: String)
+    /// The store could not save the settings; nothing changed.
+    case persistFailed(String)
+
+    /// A clear, actionable reason.
+    public var description: String {
+        switch self {
+        case .badJSON: "payload is not valid JSON"
+        case let .tooLarge(bytes, limit): "payload of \(bytes) bytes is larger than the limit of \(limit) bytes"
+        case let .notAnObject(found): "settings/set takes a JSON object, got \(found)"
+        case let .unknownField(name):
+            "unknown field \"\(name)\"; known fields: \(SettingsField.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .empty: "the update names no field"
+        case let .wrongType(field, expected, found): "\(field) must be \(expected), got \(found)"
+        case let .nonFinite(field): "\(field) must be a finite number"
+        case let .outOfRange(field, value, allowed): "\(field) must be \(allowed), got \(value)"
+        case let .invalidChoice(field, value, allowed):
+            "\(field) must be one of \(allowed.joined(separator: ", ")), got \"\(value)\""
+        case let .thresholdsNotIncreasing(g, y, o):
+            "thresholds must increase strictly: green_max \(DecimalFormat.string(g)) < yellow_max \(DecimalFormat.string(y)) < orange_max \(DecimalFormat.string(o)) does not hold"
+        case let .notAllowed(field, reason): "\(field) cannot be changed here: \(reason)"
+        case let .persistFailed(reason): "settings could not be saved, nothing changed: \(reason)"
+        }
+    }
+}

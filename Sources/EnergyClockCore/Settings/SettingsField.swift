@@ -1,0 +1,87 @@
+/// One user-changeable setting, named as on the wire.
+public enum SettingsField: String, Sendable, CaseIterable {
+    /// Price source id.
+    case source
+    /// `absolute` or `relative`.
+    case colorMode = "color_mode"
+    /// Green upper bound.
+    case greenMax = "green_max"
+    /// Yellow upper bound.
+    case yellowMax = "yellow_max"
+    /// Orange upper bound.
+    case orangeMax = "orange_max"
+    /// Days of history for relative mode.
+    case historyDays = "history_days"
+    /// VAT percentage.
+    case vatPercent = "vat_percent"
+    /// Surcharge in EUR/kWh.
+    case surcharge
+    /// `hour` or `native`.
+    case resolution
+
+    /// The kind of value the field takes and its allowed range.
+    public var kind: Kind {
+        switch self {
+        case .source: .choice([])
+        case .colorMode: .choice(ColorMode.allCases.map(\.rawValue))
+        case .resolution: .choice(Resolution.allCases.map(\.rawValue))
+        case .greenMax, .yellowMax, .orangeMax: .number(-10...10)
+        case .vatPercent: .number(0...100)
+        case .surcharge: .number(-1...5)
+        case .historyDays: .integer(1...60)
+        }
+    }
+
+    /// The shape of a field's value.
+    public enum Kind: Sendable, Equatable {
+        /// One of the given words; empty means "a known source id".
+        case choice([String])
+        /// A finite number within the range.
+        case number(ClosedRange<Double>)
+        /// A whole number within the range.
+        case integer(ClosedRange<Int>)
+    }
+}
+
+/// A validated value of one field.
+public enum SettingValue: Sendable, Hashable {
+    /// A word such as `relative`.
+    case text(String)
+    /// A finite number.
+    case number(Double)
+    /// A whole number.
+    case integer(Int)
+}
+
+extension Settings {
+    /// Reads or writes one field; the setter expects a value of the field's kind.
+    public subscript(field: SettingsField) -> SettingValue {
+        get {
+            switch field {
+            case .source: .text(source)
+            case .colorMode: .text(colorMode.rawValue)
+            case .resolution: .text(resolution.rawValue)
+            case .greenMax: .number(thresholds.greenMax)
+            case .yellowMax: .number(thresholds.yellowMax)
+            case .orangeMax: .number(thresholds.orangeMax)
+            case .historyDays: .integer(historyDays)
+            case .vatPercent: .number(vatPercent)
+            case .surcharge: .number(surcharge)
+            }
+        }
+        set {
+            switch (field, newValue) {
+            case let (.source, .text(v)): source = v
+            case let (.colorMode, .text(v)): colorMode = ColorMode(rawValue: v) ?? colorMode
+            case let (.resolution, .text(v)): resolution = Resolution(rawValue: v) ?? resolution
+            case let (.greenMax, .number(v)): thresholds.greenMax = v
+            case let (.yellowMax, .number(v)): thresholds.yellowMax = v
+            case let (.orangeMax, .number(v)): thresholds.orangeMax = v
+            case let (.historyDays, .integer(v)): historyDays = v
+            case let (.vatPercent, .number(v)): vatPercent = v
+            case let (.surcharge, .number(v)): surcharge = v
+            default: assertionFailure("\(newValue) does not fit \(field.rawValue)")
+            }
+        }
+    }
+}

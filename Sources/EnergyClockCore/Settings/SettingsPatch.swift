@@ -1,0 +1,119 @@
+import Foundation
+
+/// A validated change to some settings fields, ready to fold onto the current settings.
+public struct SettingsPatch: Sendable, Hashable {
+    /// The new value of each field the update names.
+    public var values: [SettingsField: SettingValue]
+
+    /// A patch of the given values.
+    public init(_ values: [SettingsField: SettingValue] = [:]) {
+        self.values = values
+    }
+
+    /// Largest payload accepted on a settings topic, in bytes.
+    public static let maxPayloadBytes = 64 * 1024
+
+    /// Parses a `settings/set` payload: a JSON object holding any subset of the fields.
+    public static func parse(object payload: [UInt8], sources: [String]) throws(SettingsError) -> SettingsPatch {
+        try checkSize(payload)
+        guard let json = JSONValue.parse(payload) else { throw .badJSON }
+        guard case let .object(members) = json else { throw .notAnObject(found: json.typeName) }
+        var patch = SettingsPatch()
+        // Sorted so that the first error named is the same on every run.
+        for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+            guard let field = SettingsField(rawValue: name) else { throw .unknownField(name) }
+            patch.values[field] = try field.validate(value, sources: sources, plain: false)
+        }
+        guard !patch.values.isEmpty else { throw .empty }
+        return patch
+    }
+
+    /// Parses a `settings/<field>/set` payload: a plain value such as `relative`, `"relative"`, `0.12` or `7`.
+    public static func parse(field name: String, plain payload: [UInt8], sources: [String]) throws(SettingsError) -> SettingsPatch {
+        try checkSize(payload)
+        guard let field = SettingsField(rawValue: name) else { throw .unknownField(name) }
+        let value: JSONValue
+        if let json = JSONValue.parse(payload) {
+            value = json
+        } else {
+            let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            value = .string(text)
+        }
+        return SettingsPatch([field: try field.validate(value, sources: sources, plain: true)])
+    }
+
+    private static func checkSize(_ payload: [UInt8]) throws(SettingsError) {
+        guard payload.count <= maxPayloadBytes else { throw .tooLarge(bytes: payload.count, limit: maxPayloadBytes) }
+    }
+}
+
+extension SettingsField {
+    /// Checks `value` against this field's kind; `plain` also accepts numbers written as strings.
+    func validate(_ value: JSONValue, sources: [String], plain: Bool) throws(SettingsError) -> SettingValue {
+        switch kind {
+        case let .choice(words):
+            let allowed = words.isEmpty ? sources : words
+            guard case let .string(text) = value else {
+                throw .wrongType(field: rawValue, expected: "a string", found: value.typeName)
+            }
+            guard allowed.contains(text) else { throw .invalidChoice(field: rawValue, value: text, allowed: allowed) }
+            return .text(text)
+        case let .number(range):
+            let number = try numeric(value, plain: plain)
+            guard range.contains(number) else {
+                throw .outOfRange(field: rawValue, value: DecimalFormat.string(number),
+                                  allowed: "between \(DecimalFormat.string(range.lowerBound)) and \(DecimalFormat.string(range.upperBound))")
+            }
+            return .number(number)
+        case let .integer(range):
+            let number = try numeric(value, plain: plain)
+            guard number == number.rounded() else {
+                throw .wrongType(field: rawValue, expected: "a whole number", found: DecimalFormat.string(number))
+            }
+            guard number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+                throw .outOfRange(field: rawValue, value: DecimalFormat.string(number),
+                                  allowed: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return .integer(Int(number))
+        }
+    }
+
+    private func numeric(_ value: JSONValue, plain: Bool) throws(SettingsError) -> Double {
+        let number: Double
+        switch value {
+        case let .number(n):
+            number = n
+        case let .string(text) where plain:
+            let lowered = text.lowercased()
+            guard let n = Double(text), !lowered.contains("x") else {
+                throw .wrongType(field: rawValue, expected: "a number", found: "\"\(text)\"")
+            }
+            number = n
+        default:
+            throw .wrongType(field: rawValue, expected: "a number", found: value.typeName)
+        }
+        guard number.isFinite else { throw .nonFinite(field: rawValue) }
+        return number
+    }
+}
+
+extension Settings {
+    /// These settings with `patch` applied, or the reason it cannot apply to them.
+    ///
+    /// Each field was checked on its own when the patch was parsed; here the rules that
+    /// span fields are checked against the merged result.
+    public func merged(_ patch: SettingsPatch) throws(SettingsError) -> Settings {
+        var next = self
+        for (field, value) in patch.values { next[field] = value }
+        let t = next.thresholds
+        guard t.greenMax < t.yellowMax, t.yellowMax < t.orangeMax else {
+            throw .thresholdsNotIncreasing(green: t.greenMax, yellow: t.yellowMax, orange: t.orangeMax)
+        }
+        return next
+    }
+
+    /// Every field of these settings as a patch, for storing and reloading through the same checks.
+    public var asPatch: SettingsPatch {
+        SettingsPatch(Dictionary(uniqueKeysWithValues: SettingsField.allCases.map { ($0, self[$0]) }))
+    }
+}

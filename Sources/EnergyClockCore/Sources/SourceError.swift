@@ -1,0 +1,48 @@
+/// A failed fetch: which source, and what went wrong. Never holds a secret.
+public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The source's id.
+    public var source: String
+    /// What went wrong.
+    public var problem: Problem
+
+    /// An error of `source`.
+    public init(source: String, problem: Problem) {
+        self.source = source
+        self.problem = problem
+    }
+
+    /// The ways a fetch fails.
+    public enum Problem: Sendable, Equatable {
+        /// The server answered with an unexpected HTTP status.
+        case httpStatus(Int, detail: String)
+        /// No complete answer within the time-out.
+        case timeout(seconds: Double)
+        /// Could not connect or the connection broke.
+        case transport(String)
+        /// The body was not of the expected media type.
+        case contentType(String)
+        /// The body was larger than the limit.
+        case tooLarge(limit: Int)
+        /// The body was empty.
+        case emptyBody
+        /// The body could not be read as the source's format.
+        case malformed(String)
+        /// The prices themselves are wrong.
+        case invalidSlots(SlotProblem)
+    }
+
+    /// `source: problem`, for logs and `settings/result`.
+    public var description: String {
+        let what: String = switch problem {
+        case let .httpStatus(code, detail): "HTTP \(code)" + (detail.isEmpty ? "" : ": \(detail)")
+        case let .timeout(seconds): "no answer within \(DecimalFormat.string(seconds, decimals: 1)) s"
+        case let .transport(reason): "connection failed: \(reason)"
+        case let .contentType(type): "unexpected content type \"\(type)\""
+        case let .tooLarge(limit): "response larger than \(limit) bytes"
+        case .emptyBody: "empty response body"
+        case let .malformed(reason): "unreadable response: \(reason)"
+        case let .invalidSlots(problem): "invalid prices: \(problem)"
+        }
+        return "\(source): \(what)"
+    }
+}

@@ -1,0 +1,107 @@
+import CSQLite
+import Foundation
+
+/// A failure of the on-disk store, with SQLite's own message.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What the store was doing.
+    public var action: String
+    /// SQLite's explanation.
+    public var message: String
+
+    /// `could not <action>: <message>`.
+    public var description: String { "store: could not \(action): \(message)" }
+}
+
+/// A minimal owner of one SQLite connection: statements, binding and transactions.
+final class SQLiteDatabase {
+    private var handle: OpaquePointer?
+    let path: String
+
+    /// Opens (creating if needed) the database at `path`.
+    init(path: String) throws(StoreError) {
+        self.path = path
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let rc = sqlite3_open_v2(path, &handle, flags, nil)
+        guard rc == SQLITE_OK else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_close(handle)
+            handle = nil
+            throw StoreError(action: "open \(path)", message: message)
+        }
+        sqlite3_busy_timeout(handle, 2000)
+    }
+
+    deinit { close() }
+
+    /// Closes the connection; later calls fail.
+    func close() {
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    private var message: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed" }
+
+    /// Runs SQL with no parameters and no result rows.
+    func execute(_ sql: String, action: String) throws(StoreError) {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw StoreError(action: action, message: message)
+        }
+    }
+
+    /// Runs `body` inside one transaction, committed only if it returns.
+    func transaction<T>(action: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try execute("BEGIN IMMEDIATE", action: action)
+        do {
+            let value = try body()
+            try execute("COMMIT", action: action)
+            return value
+        } catch {
+            try? execute("ROLLBACK", action: action)
+            throw error
+        }
+    }
+
+    /// A bindable value.
+    enum Value {
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+    }
+
+    /// Runs `sql` with `values` bound in order, calling `row` for each result row.
+    func query(_ sql: String, _ values: [Value] = [], action: String, row: (Row) -> Void = { _ in }) throws(StoreError) {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
+            throw StoreError(action: action, message: message)
+        }
+        defer { sqlite3_finalize(statement) }
+        for (i, value) in values.enumerated() {
+            let index = Int32(i + 1)
+            switch value {
+            case let .integer(v): sqlite3_bind_int64(statement, index, v)
+            case let .real(v): sqlite3_bind_double(statement, index, v)
+            case let .text(v): sqlite3_bind_text(statement, index, v, -1, SQLITE_TRANSIENT)
+            }
+        }
+        while true {
+            switch sqlite3_step(statement) {
+            case SQLITE_ROW: row(Row(statement: statement))
+            case SQLITE_DONE: return
+            default: throw StoreError(action: action, message: message)
+            }
+        }
+    }
+
+    /// One result row; valid only inside the `row` callback.
+    struct Row {
+        let statement: OpaquePointer?
+        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+        func text(_ column: Int32) -> String {
+            sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
+        }
+    }
+}
+
+/// SQLite's "copy this string now" destructor.
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

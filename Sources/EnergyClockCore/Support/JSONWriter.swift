@@ -1,0 +1,108 @@
+/// Builds compact JSON text with keys in the order written and numbers without float noise.
+public struct JSONWriter: Sendable {
+    private var text = ""
+    private var needsComma: [Bool] = [false]
+
+    /// An empty writer.
+    public init() {}
+
+    /// The JSON written so far.
+    public var output: String { text }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { text.append(",") }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    /// Writes `"key":` inside an object.
+    public mutating func key(_ name: String) {
+        separate()
+        text.append(Self.quoted(name))
+        text.append(":")
+        needsComma[needsComma.count - 1] = false
+    }
+
+    /// Opens an object; close it with ``endObject()``.
+    public mutating func beginObject() { open("{") }
+    /// Closes the innermost object.
+    public mutating func endObject() { close("}") }
+    /// Opens an array; close it with ``endArray()``.
+    public mutating func beginArray() { open("[") }
+    /// Closes the innermost array.
+    public mutating func endArray() { close("]") }
+
+    private mutating func open(_ bracket: String) {
+        separate()
+        text.append(bracket)
+        needsComma.append(false)
+    }
+
+    private mutating func close(_ bracket: String) {
+        needsComma.removeLast()
+        text.append(bracket)
+    }
+
+    /// Writes a string value.
+    public mutating func string(_ value: String?) {
+        separate()
+        text.append(value.map(Self.quoted) ?? "null")
+    }
+
+    /// Writes a number rounded to at most six decimals (`null` when absent or not finite).
+    public mutating func number(_ value: Double?) {
+        separate()
+        text.append(value.flatMap { $0.isFinite ? DecimalFormat.string($0) : nil } ?? "null")
+    }
+
+    /// Writes an integer.
+    public mutating func integer(_ value: Int?) {
+        separate()
+        text.append(value.map(String.init) ?? "null")
+    }
+
+    /// Writes already-encoded JSON as the next value.
+    public mutating func raw(_ json: String) {
+        separate()
+        text.append(json)
+    }
+
+    /// Writes `true` or `false`.
+    public mutating func bool(_ value: Bool) {
+        separate()
+        text.append(value ? "true" : "false")
+    }
+
+    /// Writes `key: value` for a string.
+    public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
+    /// Writes `key: value` for a number.
+    public mutating func field(_ name: String, _ value: Double?) { key(name); number(value) }
+    /// Writes `key: value` for an integer.
+    public mutating func field(_ name: String, _ value: Int?) { key(name); integer(value) }
+    /// Writes `key: value` for a boolean.
+    public mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
+
+    /// `value` as a JSON string literal.
+    public static func quoted(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out.append("\\\"")
+            case "\\": out.append("\\\\")
+            case "\n": out.append("\\n")
+            case "\r": out.append("\\r")
+            case "\t": out.append("\\t")
+            case _ where scalar.value < 0x20:
+                out.append("\\u00")
+                out.append(pad16(scalar.value))
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out.append("\"")
+        return out
+    }
+
+    private static func pad16(_ v: UInt32) -> String {
+        let digits = Array("0123456789abcdef")
+        return String([digits[Int(v >> 4)], digits[Int(v & 0xF)]])
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// Fast, exact ISO 8601 for the forms price APIs use, without locale surprises.
+public enum ISO8601 {
+    /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH[:MM])`; a time without a zone is rejected.
+    public static func parse(_ text: some StringProtocol) -> Date? {
+        let b = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var value = 0
+            for i in from..<(from + count) {
+                let c = b[i]
+                guard c >= 48, c <= 57 else { return nil }
+                value = value * 10 + Int(c - 48)
+            }
+            return value
+        }
+        guard b.count >= 17, let year = number(0, 4), b[4] == 45, let month = number(5, 2), b[7] == 45,
+              let day = number(8, 2), b[10] == 84 || b[10] == 32 || b[10] == 116,
+              let hour = number(11, 2), b[13] == 58, let minute = number(14, 2)
+        else { return nil }
+        var i = 16
+        var second = 0.0
+        if i < b.count, b[i] == 58 {
+            guard let s = number(i + 1, 2) else { return nil }
+            second = Double(s)
+            i += 3
+            if i < b.count, b[i] == 46 || b[i] == 44 {
+                i += 1
+                var scale = 0.1
+                let digitsStart = i
+                while i < b.count, b[i] >= 48, b[i] <= 57 {
+                    second += Double(b[i] - 48) * scale
+                    scale /= 10
+                    i += 1
+                }
+                guard i > digitsStart else { return nil }
+            }
+        }
+        guard i < b.count else { return nil }
+        var offset = 0
+        switch b[i] {
+        case 90, 122: // Z
+            i += 1
+        case 43, 45: // + or -
+            let sign = b[i] == 45 ? -1 : 1
+            guard let oh = number(i + 1, 2) else { return nil }
+            i += 3
+            var om = 0
+            if i < b.count {
+                if b[i] == 58 { i += 1 }
+                guard let m = number(i, 2) else { return nil }
+                om = m
+                i += 2
+            }
+            offset = sign * (oh * 3600 + om * 60)
+        default:
+            return nil
+        }
+        guard i == b.count, (1...12).contains(month), hour <= 24, minute <= 59, second < 61 else { return nil }
+        let date = LocalDay(year: year, month: month, day: day)
+        guard LocalDay(daysSinceEpoch: date.daysSinceEpoch) == date else { return nil }
+        let seconds = Double(date.daysSinceEpoch * 86_400 + hour * 3600 + minute * 60 - offset) + second
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    /// `instant` in `calendar`'s zone with its offset, e.g. `2026-10-25T02:00:00+01:00`.
+    public static func local(_ instant: Date, in calendar: LocalCalendar) -> String {
+        format(instant, offset: calendar.offset(at: instant))
+    }
+
+    /// `instant` in UTC, e.g. `2026-10-25T01:00:00Z`.
+    public static func utc(_ instant: Date) -> String { format(instant, offset: 0) }
+
+    /// `instant` at a fixed offset east of UTC, whole seconds.
+    static func format(_ instant: Date, offset: Int) -> String {
+        let total = Int(instant.timeIntervalSince1970.rounded(.down)) + offset
+        let days = Int((Double(total) / 86_400).rounded(.down))
+        let secondOfDay = total - days * 86_400
+        let date = LocalDay(daysSinceEpoch: days)
+        let clock = "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        let zone: String
+        if offset == 0 {
+            zone = "Z"
+        } else {
+            let magnitude = abs(offset)
+            zone = (offset < 0 ? "-" : "+") + "\(pad(magnitude / 3600, 2)):\(pad(magnitude / 60 % 60, 2))"
+        }
+        return "\(date)T\(clock)\(zone)"
+    }
+}

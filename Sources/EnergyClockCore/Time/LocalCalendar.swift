@@ -1,0 +1,67 @@
+import Foundation
+
+/// Local days and hours in one time zone: where "today" starts and ends.
+///
+/// Days are never assumed to last 24 hours: a daylight-saving day has 23 or 25.
+public struct LocalCalendar: Sendable {
+    /// The zone that defines local days.
+    public let timeZone: TimeZone
+
+    /// A calendar for `timeZone`.
+    public init(timeZone: TimeZone) {
+        self.timeZone = timeZone
+    }
+
+    /// A calendar for an IANA zone name such as `Europe/Amsterdam`, or nil when unknown.
+    public init?(identifier: String) {
+        guard let zone = TimeZone(identifier: identifier) else { return nil }
+        self.init(timeZone: zone)
+    }
+
+    /// Seconds east of UTC at `instant`.
+    public func offset(at instant: Date) -> Int { timeZone.secondsFromGMT(for: instant) }
+
+    /// The local day that contains `instant`.
+    public func day(containing instant: Date) -> LocalDay {
+        let local = Int((instant.timeIntervalSince1970 + Double(offset(at: instant))).rounded(.down))
+        return LocalDay(daysSinceEpoch: Int((Double(local) / 86_400).rounded(.down)))
+    }
+
+    /// The first instant of `day`; where local midnight does not exist, the first instant that does.
+    public func start(of day: LocalDay) -> Date {
+        let midnight = Double(day.daysSinceEpoch) * 86_400
+        // Two passes settle the offset in force at local midnight.
+        var guess = Date(timeIntervalSince1970: midnight - Double(offset(at: Date(timeIntervalSince1970: midnight))))
+        guess = Date(timeIntervalSince1970: midnight - Double(offset(at: guess)))
+        if self.day(containing: guess) != day {
+            // Midnight fell in a gap; the day begins when the clocks jump.
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = timeZone
+            let components = DateComponents(year: day.year, month: day.month, day: day.day)
+            return calendar.date(from: components).map { calendar.startOfDay(for: $0) } ?? guess
+        }
+        return guess
+    }
+
+    /// `[start, end)` of `day` in absolute time.
+    public func interval(of day: LocalDay) -> DateInterval {
+        DateInterval(start: start(of: day), end: start(of: day.adding(days: 1)))
+    }
+
+    /// Start of the local hour containing `instant`, correct on both copies of a repeated hour.
+    public func hourStart(containing instant: Date) -> Date {
+        let offset = Double(offset(at: instant))
+        let local = instant.timeIntervalSince1970 + offset
+        return Date(timeIntervalSince1970: (local / 3600).rounded(.down) * 3600 - offset)
+    }
+
+    /// The instant at `hour`:00 local time on `day`, counted in elapsed hours from the day's start
+    /// when the day is irregular; used for the 13:00 publication time.
+    public func instant(hour: Int, on day: LocalDay) -> Date {
+        let start = start(of: day)
+        var guess = start.addingTimeInterval(Double(hour) * 3600)
+        // Correct for a clock change between midnight and `hour`.
+        guess = guess.addingTimeInterval(Double(offset(at: start) - offset(at: guess)))
+        return guess
+    }
+}

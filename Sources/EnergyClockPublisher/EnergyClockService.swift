@@ -1,0 +1,66 @@
+import EnergyClockCore
+import MQTTClient
+
+/// The running daemon: the manager, the broker connection and the publisher between them.
+///
+/// ``run()`` returns when cancelled; then ``shutdown()`` announces `offline` and releases everything.
+public final class EnergyClockService: Sendable {
+    /// The core manager.
+    public let manager: PriceManager
+    /// The broker connection.
+    public let client: MQTTClient
+    /// The topic publisher.
+    public let publisher: MQTTPublisher
+    let router: SettingsRouter
+    let logger: Logger
+
+    /// Wires `manager`'s output to `publisher` and `client`'s messages to `manager`.
+    public init(manager: PriceManager, client: MQTTClient, publisher: MQTTPublisher, router: SettingsRouter,
+                logger: Logger = Logger(label: "service")) {
+        self.manager = manager
+        self.client = client
+        self.publisher = publisher
+        self.router = router
+        self.logger = logger
+    }
+
+    /// Connects, then follows prices and the broker until the task is cancelled.
+    public func run() async throws {
+        client.start()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.manager.run() }
+            group.addTask { await self.followBroker() }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    /// Handles connection changes and settings commands, in arrival order.
+    func followBroker() async {
+        let options = client.options
+        for await event in client.events {
+            switch event {
+            case .connected:
+                logger.info("connected to \(options.host):\(options.port) as \(options.clientID) (MQTT \(options.version.rawValue))")
+                await publisher.connectionUp()
+                await publisher.publish(manager.snapshot())
+            case let .refused(reason):
+                logger.error("broker \(options.host):\(options.port) refused the connection: \(reason)")
+                await publisher.connectionDown()
+            case let .connectionLost(reason):
+                logger.warning("connection to \(options.host):\(options.port) lost: \(reason); reconnecting")
+                await publisher.connectionDown()
+            case let .message(message):
+                if let request = router.request(from: message) { await manager.submit(request) }
+            }
+        }
+    }
+
+    /// Publishes `offline`, disconnects and closes the store.
+    public func shutdown() async {
+        await publisher.goOffline()
+        await client.stop()
+        await manager.close()
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,91 @@
+import EnergyClockCore
+import Foundation
+
+/// A retained topic and its payload; an empty payload deletes the retained message.
+public struct RetainedMessage: Sendable, Equatable {
+    /// The topic.
+    public var topic: String
+    /// The payload text.
+    public var payload: String
+}
+
+/// Renders a ``Snapshot`` into the retained topic tree.
+public enum Payloads {
+    /// Every retained topic for `snapshot`, in a stable order, `status` excluded.
+    public static func render(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
+        let calendar = snapshot.calendar
+        var messages: [RetainedMessage] = []
+        func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
+
+        put(topics.settings, snapshot.settings.json)
+        put(topics.thresholds, thresholds(snapshot))
+        put(topics.pricesToday, slotArray(snapshot.today, calendar))
+        put(topics.pricesTomorrow, slotArray(snapshot.tomorrow, calendar))
+
+        if let current = snapshot.current {
+            let band = current.band
+            put(topics.price, DecimalFormat.string(current.price))
+            put(topics.color, band?.rawValue ?? "")
+            put(topics.colorHex, band?.defaultColor.hex ?? "")
+            put(topics.colorRGB, band?.defaultColor.rgb ?? "")
+            put(topics.current, slotObject(current, snapshot))
+            put(topics.next, snapshot.next.map { slotObject($0, snapshot) } ?? "")
+        } else {
+            // Never invent a price: with no known slot for now, clear everything that describes it.
+            for topic in [topics.price, topics.color, topics.colorHex, topics.colorRGB, topics.current, topics.next] {
+                put(topic, "")
+            }
+        }
+        return messages
+    }
+
+    /// `{"mode","green_max","yellow_max","orange_max","unit","history_days","samples"}`.
+    public static func thresholds(_ snapshot: Snapshot) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("mode", snapshot.settings.colorMode.rawValue)
+        w.field("green_max", snapshot.thresholds?.greenMax)
+        w.field("yellow_max", snapshot.thresholds?.yellowMax)
+        w.field("orange_max", snapshot.thresholds?.orangeMax)
+        w.field("unit", "EUR/kWh")
+        w.field("history_days", snapshot.settings.historyDays)
+        w.field("samples", snapshot.samples)
+        w.endObject()
+        return w.output
+    }
+
+    /// The `current` and `next` object.
+    public static func slotObject(_ slot: PricedSlot, _ snapshot: Snapshot) -> String {
+        let calendar = snapshot.calendar
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("start", ISO8601.local(slot.slot.start, in: calendar))
+        w.field("end", ISO8601.local(slot.slot.end, in: calendar))
+        w.field("price", slot.price)
+        w.field("market_price", slot.slot.market)
+        w.field("band", slot.band?.rawValue)
+        w.field("hex", slot.band?.defaultColor.hex)
+        w.field("source", snapshot.source)
+        w.field("stale", snapshot.stale)
+        w.field("updated_at", snapshot.updatedAt.map { ISO8601.local($0, in: calendar) })
+        w.field("tomorrow_valid", snapshot.tomorrowValid)
+        w.endObject()
+        return w.output
+    }
+
+    /// `[{start, end, price, band}, …]`.
+    public static func slotArray(_ slots: [PricedSlot], _ calendar: LocalCalendar) -> String {
+        var w = JSONWriter()
+        w.beginArray()
+        for slot in slots {
+            w.beginObject()
+            w.field("start", ISO8601.local(slot.slot.start, in: calendar))
+            w.field("end", ISO8601.local(slot.slot.end, in: calendar))
+            w.field("price", slot.price)
+            w.field("band", slot.band?.rawValue)
+            w.endObject()
+        }
+        w.endArray()
+        return w.output
+    }
+}

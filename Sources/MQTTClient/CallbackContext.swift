@@ -1,0 +1,74 @@
+import CMosquitto
+import Foundation
+import Synchronization
+
+/// State shared between the client and libmosquitto's network thread.
+///
+/// The C callbacks receive it as their user-data pointer; they copy what they need,
+/// hand it to the event stream and return at once, so the network thread never blocks.
+final class CallbackContext: Sendable {
+    let continuation: AsyncStream<MQTTEvent>.Continuation
+    let version: MQTTVersion
+    let stopping = Atomic<Bool>(false)
+    let acknowledged = Mutex<Set<Int32>>([])
+    let loopFinished = DispatchSemaphore(value: 0)
+
+    init(continuation: AsyncStream<MQTTEvent>.Continuation, version: MQTTVersion) {
+        self.continuation = continuation
+        self.version = version
+    }
+
+    static func from(_ pointer: UnsafeMutableRawPointer?) -> CallbackContext {
+        Unmanaged<CallbackContext>.fromOpaque(pointer!).takeUnretainedValue()
+    }
+
+    func reason(_ code: Int32) -> String {
+        switch version {
+        case .v5: String(cString: mosquitto_reason_string(code))
+        case .v311: String(cString: mosquitto_connack_string(code))
+        }
+    }
+
+    /// Installs the C callbacks on `mosq`.
+    static func install(on mosq: OpaquePointer) {
+        mosquitto_connect_v5_callback_set(mosq) { _, user, code, _, _ in
+            let context = CallbackContext.from(user)
+            context.continuation.yield(code == 0 ? .connected : .refused(context.reason(code)))
+        }
+        mosquitto_disconnect_v5_callback_set(mosq) { _, user, code, _ in
+            let context = CallbackContext.from(user)
+            guard !context.stopping.load(ordering: .acquiring) else { return }
+            context.continuation.yield(.connectionLost(String(cString: mosquitto_strerror(code))))
+        }
+        mosquitto_publish_v5_callback_set(mosq) { _, user, mid, _, _ in
+            let context = CallbackContext.from(user)
+            context.acknowledged.withLock { acked in
+                if acked.count > 4096 { acked.removeAll() }
+                acked.insert(mid)
+            }
+        }
+        mosquitto_message_v5_callback_set(mosq) { _, user, message, properties in
+            // The message and its properties are freed when this returns: copy everything now.
+            guard let message = message?.pointee, let topic = message.topic else { return }
+            var copy = MQTTMessage(topic: String(cString: topic), payload: [], retain: message.retain)
+            if let payload = message.payload, message.payloadlen > 0 {
+                copy.payload = Array(UnsafeRawBufferPointer(start: payload, count: Int(message.payloadlen)))
+            }
+            if let properties {
+                var text: UnsafeMutablePointer<CChar>?
+                if mosquitto_property_read_string(properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), &text, false) != nil,
+                   let text {
+                    copy.responseTopic = String(cString: text)
+                    free(text)
+                }
+                var data: UnsafeMutableRawPointer?
+                var length: UInt16 = 0
+                if mosquitto_property_read_binary(properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), &data, &length, false) != nil {
+                    copy.correlationData = data.map { Array(UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
+                    free(data)
+                }
+            }
+            CallbackContext.from(user).continuation.yield(.message(copy))
+        }
+    }
+}

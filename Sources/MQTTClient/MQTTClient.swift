@@ -1,0 +1,179 @@
+import CMosquitto
+import Foundation
+import Synchronization
+
+/// An MQTT client over libmosquitto: connects in the background, reconnects by itself, and
+/// delivers connection changes and messages as an `AsyncStream`.
+///
+/// Use ``withClient(_:_:)`` so the connection is always closed and the library's thread joined.
+public final class MQTTClient: Sendable {
+    /// Connection changes and received messages, in the order they happened.
+    public let events: AsyncStream<MQTTEvent>
+    /// The options the client was made with.
+    public let options: MQTTOptions
+    private let handle: Handle
+    private let context: CallbackContext
+
+    /// An opaque libmosquitto instance; its own locks make it safe to use from any thread.
+    private struct Handle: @unchecked Sendable {
+        let mosq: OpaquePointer
+    }
+
+    private static let libraryReady: Void = {
+        mosquitto_lib_init()
+    }()
+
+    /// Runs `body` with a started client, then disconnects cleanly and releases it.
+    public static func withClient<R>(
+        _ options: MQTTOptions, _ body: (MQTTClient) async throws -> R
+    ) async throws -> R {
+        let client = try MQTTClient(options: options)
+        client.start()
+        do {
+            let result = try await body(client)
+            await client.stop()
+            return result
+        } catch {
+            await client.stop()
+            throw error
+        }
+    }
+
+    /// Creates a configured client; call ``start()`` to connect and ``stop()`` before releasing it.
+    public init(options: MQTTOptions) throws(MQTTError) {
+        _ = Self.libraryReady
+        self.options = options
+        let (stream, continuation) = AsyncStream.makeStream(of: MQTTEvent.self)
+        events = stream
+        context = CallbackContext(continuation: continuation, version: options.version)
+        guard let mosq = mosquitto_new(options.clientID, true, Unmanaged.passUnretained(context).toOpaque()) else {
+            throw MQTTError("create a client", code: Int32(MOSQ_ERR_NOMEM.rawValue))
+        }
+        handle = Handle(mosq: mosq)
+        do {
+            try configure()
+        } catch {
+            mosquitto_destroy(mosq)
+            throw error
+        }
+        CallbackContext.install(on: mosq)
+    }
+
+    deinit {
+        context.continuation.finish()
+        mosquitto_destroy(handle.mosq)
+    }
+
+    private func configure() throws(MQTTError) {
+        let mosq = handle.mosq
+        let protocolVersion = options.version == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
+        try check("set the protocol version", mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, protocolVersion))
+        // Many retained topics go out after each change; Nagle would hold them for a delayed ACK.
+        try check("disable Nagle's algorithm", mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1))
+        try check("enable threading", mosquitto_threaded_set(mosq, true))
+        try check("set the reconnect delay", mosquitto_reconnect_delay_set(
+            mosq, UInt32(options.reconnectDelay.min), UInt32(options.reconnectDelay.max), true))
+        if options.username != nil || options.password != nil {
+            try check("set the credentials", mosquitto_username_pw_set(mosq, options.username, options.password))
+        }
+        if let will = options.will {
+            let rc = will.payload.withUnsafeBytes { bytes in
+                mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, 1, will.retain)
+            }
+            try check("set the last will on \(will.topic)", rc)
+        }
+    }
+
+    private func check(_ operation: String, _ code: Int32) throws(MQTTError) {
+        guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else { throw MQTTError(operation, code: code) }
+    }
+
+    /// Starts connecting in the background; progress arrives on ``events``.
+    public func start() {
+        let handle = handle
+        let context = context
+        let options = options
+        let thread = Thread {
+            let mosq = handle.mosq
+            var rc = mosquitto_connect_async(mosq, options.host, Int32(options.port), Int32(options.keepalive))
+            var delay = Double(options.reconnectDelay.min)
+            while !context.stopping.load(ordering: .acquiring) {
+                if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                    delay = Double(options.reconnectDelay.min)
+                    // Returns only on disconnect or on errors it will not retry by itself.
+                    rc = mosquitto_loop_forever(mosq, 1000, 1)
+                }
+                if context.stopping.load(ordering: .acquiring) { break }
+                if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                    context.continuation.yield(.connectionLost(String(cString: mosquitto_strerror(rc))))
+                }
+                // Back off, watching for stop() every tenth of a second.
+                let until = Date().addingTimeInterval(delay)
+                while Date() < until, !context.stopping.load(ordering: .acquiring) { usleep(100_000) }
+                delay = min(delay * 2, Double(options.reconnectDelay.max))
+                rc = mosquitto_reconnect(mosq)
+            }
+            context.loopFinished.signal()
+        }
+        thread.name = "mqtt-\(options.clientID)"
+        thread.start()
+    }
+
+    /// Subscribes to `filter` at QoS 1; the subscription must be renewed after every reconnect.
+    public func subscribe(_ filter: String, qos: Int32 = 1) throws(MQTTError) {
+        try check("subscribe to \(filter)", mosquitto_subscribe(handle.mosq, nil, filter, qos))
+    }
+
+    /// Publishes `payload` on `topic`; returns the message id to wait for with ``waitForAcknowledgement(of:timeout:)``.
+    ///
+    /// An empty retained payload deletes the retained message. Correlation data is sent only with MQTT 5.
+    @discardableResult
+    public func publish(
+        _ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false, correlation: [UInt8]? = nil
+    ) throws(MQTTError) -> Int32 {
+        var mid: Int32 = 0
+        var properties: OpaquePointer?
+        defer { mosquitto_property_free_all(&properties) }
+        if let correlation, options.version == .v5 {
+            let rc = correlation.withUnsafeBytes { bytes in
+                mosquitto_property_add_binary(&properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), bytes.baseAddress, UInt16(min(bytes.count, 65535)))
+            }
+            try check("attach correlation data", rc)
+        }
+        let rc = payload.withUnsafeBytes { bytes in
+            mosquitto_publish_v5(handle.mosq, &mid, topic, Int32(bytes.count), bytes.baseAddress, qos, retain, properties)
+        }
+        try check("publish to \(topic)", rc)
+        return mid
+    }
+
+    /// Publishes UTF-8 text.
+    @discardableResult
+    public func publish(_ topic: String, _ text: String, qos: Int32 = 1, retain: Bool = false, correlation: [UInt8]? = nil) throws(MQTTError) -> Int32 {
+        try publish(topic, Array(text.utf8), qos: qos, retain: retain, correlation: correlation)
+    }
+
+    /// Waits until the broker acknowledged the QoS 1 message `mid`, or `timeout` seconds passed.
+    public func waitForAcknowledgement(of mid: Int32, timeout: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
+        while ContinuousClock.now < deadline {
+            if context.acknowledged.withLock({ $0.contains(mid) }) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+
+    /// Disconnects cleanly (the broker does not send the will) and ends the network thread.
+    public func stop() async {
+        guard !context.stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        mosquitto_disconnect(handle.mosq)
+        let finished = context.loopFinished
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                finished.wait()
+                done.resume()
+            }
+        }
+        context.continuation.finish()
+    }
+}

@@ -1,0 +1,101 @@
+/// The MQTT protocol version to speak.
+public enum MQTTVersion: String, Sendable, CaseIterable {
+    /// MQTT 5: response topics and correlation data.
+    case v5 = "5"
+    /// MQTT 3.1.1, for older brokers.
+    case v311 = "3.1.1"
+}
+
+/// A message the broker should publish if the client vanishes.
+public struct MQTTWill: Sendable {
+    /// Topic of the will.
+    public var topic: String
+    /// Payload of the will.
+    public var payload: [UInt8]
+    /// Whether the broker retains it.
+    public var retain: Bool
+
+    /// A will on `topic`.
+    public init(topic: String, payload: [UInt8], retain: Bool = true) {
+        self.topic = topic
+        self.payload = payload
+        self.retain = retain
+    }
+}
+
+/// How to reach and identify with a broker.
+public struct MQTTOptions: Sendable {
+    /// Broker host name or address.
+    public var host: String
+    /// Broker port.
+    public var port: Int
+    /// The client id; unique per connection on one broker.
+    public var clientID: String
+    /// User name, if the broker requires one.
+    public var username: String?
+    /// Password, if the broker requires one; never logged.
+    public var password: String?
+    /// Protocol version.
+    public var version: MQTTVersion
+    /// Keepalive interval in seconds.
+    public var keepalive: Int
+    /// Last Will.
+    public var will: MQTTWill?
+    /// First and longest pause between reconnect attempts, in seconds.
+    public var reconnectDelay: (min: Int, max: Int)
+
+    /// Options with the common defaults: MQTT 5, 60 s keepalive, reconnecting after 1…30 s.
+    public init(
+        host: String = "localhost", port: Int = 1883, clientID: String, username: String? = nil,
+        password: String? = nil, version: MQTTVersion = .v5, keepalive: Int = 60, will: MQTTWill? = nil,
+        reconnectDelay: (min: Int, max: Int) = (1, 30)
+    ) {
+        self.host = host
+        self.port = port
+        self.clientID = clientID
+        self.username = username
+        self.password = password
+        self.version = version
+        self.keepalive = keepalive
+        self.will = will
+        self.reconnectDelay = reconnectDelay
+    }
+}
+
+/// A received message, copied out of libmosquitto's buffers.
+public struct MQTTMessage: Sendable {
+    /// The topic it was published on.
+    public var topic: String
+    /// The payload bytes.
+    public var payload: [UInt8]
+    /// Whether it came from the broker's retained store.
+    public var retain: Bool
+    /// MQTT 5 response topic, if the sender wants an answer.
+    public var responseTopic: String?
+    /// MQTT 5 correlation data to echo in the answer.
+    public var correlationData: [UInt8]?
+
+    /// A message from its parts.
+    public init(topic: String, payload: [UInt8], retain: Bool = false, responseTopic: String? = nil, correlationData: [UInt8]? = nil) {
+        self.topic = topic
+        self.payload = payload
+        self.retain = retain
+        self.responseTopic = responseTopic
+        self.correlationData = correlationData
+    }
+
+    /// The payload as UTF-8 text.
+    public var text: String { String(decoding: payload, as: UTF8.self) }
+}
+
+/// What happens on the connection, in order.
+public enum MQTTEvent: Sendable {
+    /// The broker accepted the connection (first time or after a reconnect).
+    case connected
+    /// The broker refused the connection, with its reason.
+    case refused(String)
+    /// The connection dropped; the client reconnects by itself.
+    case connectionLost(String)
+    /// A message arrived on a subscription.
+    case message(MQTTMessage)
+}

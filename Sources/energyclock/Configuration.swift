@@ -1,0 +1,136 @@
+import EnergyClockCore
+import EnergyClockPublisher
+import Foundation
+import MQTTClient
+
+/// Everything the daemon and the `prices` command need, read from flags and environment.
+struct Configuration {
+    var mqtt: MQTTOptions
+    var topics: TopicTree
+    var stateDirectory: URL
+    var calendar: LocalCalendar
+    var energyZeroURL: URL
+    var fetchTimeout: Double
+    var maxBodyBytes: Int
+    var policy: RefreshSchedule.Policy
+    var logLevel: LogLevel
+    var json: Bool
+
+    /// Options shared by every command.
+    static let commonSpecs: [OptionSpec] = [
+        OptionSpec(name: "state-dir", value: "DIR", help: "where the store lives (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/energyclock, else ~/.local/state/energyclock)"),
+        OptionSpec(name: "timezone", value: "ZONE", help: "IANA zone that defines today (default: Europe/Amsterdam)"),
+        OptionSpec(name: "energyzero-url", value: "URL", help: "EnergyZero API base (default: https://public.api.energyzero.nl)"),
+        OptionSpec(name: "fetch-timeout", value: "SECONDS", help: "HTTP time-out per request, 1-300 (default: 20)"),
+        OptionSpec(name: "max-body-bytes", value: "BYTES", help: "largest price response accepted (default: 8388608)"),
+        OptionSpec(name: "log-level", value: "LEVEL", help: "debug, info, warning or error (default: info)"),
+    ]
+
+    /// Options of `energyclock run`.
+    static let runSpecs: [OptionSpec] = [
+        OptionSpec(name: "mqtt-host", value: "HOST", help: "broker host (default: localhost)"),
+        OptionSpec(name: "mqtt-port", value: "PORT", help: "broker port (default: 1883)"),
+        OptionSpec(name: "mqtt-username", value: "USER", help: "broker user name"),
+        OptionSpec(name: "mqtt-password-file", value: "FILE", help: "file holding the broker password (or set ENERGYCLOCK_MQTT_PASSWORD)"),
+        OptionSpec(name: "mqtt-client-id", value: "ID", help: "client id (default: energyclock-<hostname>)"),
+        OptionSpec(name: "mqtt-version", value: "VERSION", help: "5 or 3.1.1 (default: 5)"),
+        OptionSpec(name: "mqtt-keepalive", value: "SECONDS", help: "keepalive, 5-3600 (default: 60)"),
+        OptionSpec(name: "topic-prefix", value: "PREFIX", help: "root of the topic tree (default: energyclock)"),
+        OptionSpec(name: "tomorrow-hour", value: "HOUR", help: "local hour from which tomorrow's prices are polled, 0-23 (default: 13)"),
+        OptionSpec(name: "poll-interval", value: "SECONDS", help: "pause between polls for due prices, 30-3600 (default: 300)"),
+    ] + commonSpecs
+
+    /// Options of `energyclock prices`.
+    static let pricesSpecs: [OptionSpec] = [
+        OptionSpec(name: "json", value: nil, help: "print JSON instead of a table"),
+    ] + commonSpecs
+
+    /// Reads and checks every option.
+    init(_ options: ParsedOptions, environment: [String: String]) throws(UsageError) {
+        let zoneName = options["timezone"] ?? "Europe/Amsterdam"
+        guard let calendar = LocalCalendar(identifier: zoneName) else {
+            throw UsageError("\(options.origin("timezone")): unknown time zone \"\(zoneName)\"; use an IANA name such as Europe/Amsterdam")
+        }
+        self.calendar = calendar
+        let level = options["log-level"] ?? "info"
+        guard let logLevel = LogLevel(rawValue: level.lowercased()) else {
+            throw UsageError("\(options.origin("log-level")) must be debug, info, warning or error, got \"\(level)\"")
+        }
+        self.logLevel = logLevel
+        stateDirectory = try Self.stateDirectory(options, environment: environment)
+        energyZeroURL = try options.url("energyzero-url", default: EnergyZeroSource.defaultBaseURL)
+        fetchTimeout = try options.number("fetch-timeout", in: 1...300, default: 20)
+        maxBodyBytes = try options.integer("max-body-bytes", in: 1024...(256 << 20), default: 8 << 20)
+        policy = RefreshSchedule.Policy()
+        policy.tomorrowHour = try options.integer("tomorrow-hour", in: 0...23, default: 13)
+        policy.pollInterval = Double(try options.integer("poll-interval", in: 30...3600, default: 300))
+        json = try options.flag("json")
+
+        let prefix = options["topic-prefix"] ?? "energyclock"
+        guard TopicTree.isValidPrefix(prefix) else {
+            throw UsageError("\(options.origin("topic-prefix")) must be a non-empty topic without + or #, got \"\(prefix)\"")
+        }
+        topics = TopicTree(prefix: prefix)
+
+        let versionText = options["mqtt-version"] ?? "5"
+        let version: MQTTVersion
+        switch versionText {
+        case "5", "5.0": version = .v5
+        case "3.1.1", "311", "4": version = .v311
+        default: throw UsageError("\(options.origin("mqtt-version")) must be 5 or 3.1.1, got \"\(versionText)\"")
+        }
+        let host = options["mqtt-host"] ?? "localhost"
+        guard !host.isEmpty else { throw UsageError("\(options.origin("mqtt-host")) must not be empty") }
+        let clientID = options["mqtt-client-id"] ?? "energyclock-\(ProcessInfo.processInfo.hostName)"
+        guard !clientID.isEmpty, clientID.utf8.count <= 65535 else {
+            throw UsageError("\(options.origin("mqtt-client-id")) must be 1 to 65535 bytes")
+        }
+        mqtt = MQTTOptions(
+            host: host,
+            port: try options.integer("mqtt-port", in: 1...65535, default: 1883),
+            clientID: clientID,
+            username: options["mqtt-username"],
+            password: try Self.password(options, environment: environment),
+            version: version,
+            keepalive: try options.integer("mqtt-keepalive", in: 5...3600, default: 60),
+            will: MQTTWill(topic: topics.status, payload: Array("offline".utf8))
+        )
+    }
+
+    private static func stateDirectory(_ options: ParsedOptions, environment: [String: String]) throws(UsageError) -> URL {
+        if let dir = options["state-dir"] {
+            guard !dir.isEmpty else { throw UsageError("\(options.origin("state-dir")) must not be empty") }
+            return URL(fileURLWithPath: dir)
+        }
+        if let systemd = environment["STATE_DIRECTORY"], !systemd.isEmpty {
+            return URL(fileURLWithPath: String(systemd.split(separator: ":").first ?? ""))
+        }
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("energyclock")
+        }
+        guard let home = environment["HOME"], !home.isEmpty else {
+            throw UsageError("no state directory: set --state-dir, XDG_STATE_HOME or HOME")
+        }
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/state/energyclock")
+    }
+
+    private static func password(_ options: ParsedOptions, environment: [String: String]) throws(UsageError) -> String? {
+        if let file = options["mqtt-password-file"] {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw UsageError("\(options.origin("mqtt-password-file")): cannot read \(file)")
+            }
+            var text = String(decoding: data, as: UTF8.self)
+            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+            return text
+        }
+        return environment["ENERGYCLOCK_MQTT_PASSWORD"]
+    }
+
+    func logger(_ label: String) -> Logger { Logger(label: label, level: logLevel) }
+
+    /// The sources this build knows, configured from the options.
+    var catalog: SourceCatalog {
+        let http = HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes)
+        return SourceCatalog([EnergyZeroSource(baseURL: energyZeroURL, http: http)])
+    }
+}

@@ -1,0 +1,78 @@
+import EnergyClockCore
+import EnergyClockPublisher
+import Foundation
+import MQTTClient
+
+/// The `energyclock` command line.
+@main
+enum EnergyClockCommand {
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            switch arguments.first {
+            case nil, "--help", "-h", "help":
+                print(Help.text)
+            case "--version", "version":
+                print("energyclock \(EnergyClockVersion.string)")
+            case "run":
+                if arguments.contains("--help") { print(Help.text); return }
+                let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: Configuration.runSpecs, environment: environment)
+                exit(await Daemon.run(try Configuration(options, environment: environment)))
+            case "prices":
+                if arguments.contains("--help") { print(Help.text); return }
+                let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: Configuration.pricesSpecs, environment: environment)
+                exit(await PricesCommand.run(try Configuration(options, environment: environment)))
+            case let other?:
+                throw UsageError("unknown command \"\(other)\"; use run, prices, --help or --version")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("energyclock: \(error)\n".utf8))
+            exit(2)
+        }
+    }
+}
+
+/// `energyclock run`: the daemon.
+enum Daemon {
+    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    static func run(_ config: Configuration) async -> Int32 {
+        let logger = config.logger("energyclock")
+        let signals = SignalStream.termination()
+        let service: EnergyClockService
+        do {
+            let store = try PriceStore(directory: config.stateDirectory)
+            let client = try MQTTClient(options: config.mqtt)
+            let publisher = MQTTPublisher(client: client, topics: config.topics, logger: config.logger("publisher"))
+            let catalog = config.catalog
+            let manager = try PriceManager(
+                configuration: .init(calendar: config.calendar, policy: config.policy),
+                store: store, catalog: catalog, clock: SystemClock(), output: publisher, logger: config.logger("manager")
+            )
+            service = EnergyClockService(manager: manager, client: client, publisher: publisher,
+                                         router: SettingsRouter(topics: config.topics, sources: catalog.ids),
+                                         logger: config.logger("service"))
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        logger.info("energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.host):\(config.mqtt.port), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)")
+
+        let running = Task { try await service.run() }
+        let stopper = Task {
+            for await number in signals {
+                logger.info("received signal \(number), shutting down")
+                running.cancel()
+                return
+            }
+        }
+        var status: Int32 = 0
+        if case let .failure(error) = await running.result, !(error is CancellationError) {
+            logger.error("\(error)")
+            status = 1
+        }
+        stopper.cancel()
+        await service.shutdown()
+        return status
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+
+/// One command-line option, also readable from `ENERGYCLOCK_<NAME>`.
+struct OptionSpec {
+    /// The flag without dashes, e.g. `mqtt-host`.
+    let name: String
+    /// Placeholder for the value in help, or nil for a boolean switch.
+    let value: String?
+    /// What it does, with its default.
+    let help: String
+
+    /// `ENERGYCLOCK_` + the name in upper case with `_` for `-`.
+    var environmentName: String { "ENERGYCLOCK_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+}
+
+/// A command-line mistake; the program prints it and exits with status 2.
+struct UsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The options a command accepts, and the values given for them by flag or environment.
+struct ParsedOptions {
+    private var values: [String: String] = [:]
+    private var origins: [String: String] = [:]
+
+    /// Parses `arguments` against `specs`; a flag beats the environment.
+    init(arguments: [String], specs: [OptionSpec], environment: [String: String]) throws(UsageError) {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                throw UsageError("unexpected argument \"\(argument)\"; options start with --")
+            }
+            let body = argument.dropFirst(2)
+            let name = String(body.split(separator: "=", maxSplits: 1).first ?? "")
+            if name == "mqtt-password" {
+                throw UsageError("--mqtt-password is not accepted: a password on the command line is visible to every user; use --mqtt-password-file or ENERGYCLOCK_MQTT_PASSWORD")
+            }
+            guard let spec = specs.first(where: { $0.name == name }) else {
+                throw UsageError("unknown option --\(name); see --help")
+            }
+            if let equals = body.firstIndex(of: "=") {
+                guard spec.value != nil else { throw UsageError("--\(name) takes no value") }
+                values[name] = String(body[body.index(after: equals)...])
+            } else if spec.value == nil {
+                values[name] = "true"
+            } else {
+                guard index < arguments.count else { throw UsageError("--\(name) needs a value (\(spec.value!))") }
+                values[name] = arguments[index]
+                index += 1
+            }
+            origins[name] = "--\(name)"
+        }
+        for spec in specs where values[spec.name] == nil {
+            if let value = environment[spec.environmentName] {
+                values[spec.name] = value
+                origins[spec.name] = spec.environmentName
+            }
+        }
+    }
+
+    /// The value of `name`, if given.
+    subscript(name: String) -> String? { values[name] }
+
+    /// Where the value of `name` came from, for error messages.
+    func origin(_ name: String) -> String { origins[name] ?? "--\(name)" }
+
+    /// A boolean switch: set by the flag, or by `true`/`1`/`yes` in the environment.
+    func flag(_ name: String) throws(UsageError) -> Bool {
+        guard let value = values[name] else { return false }
+        switch value.lowercased() {
+        case "true", "1", "yes", "on": return true
+        case "false", "0", "no", "off", "": return false
+        default: throw UsageError("\(origin(name)) must be true or false, got \"\(value)\"")
+        }
+    }
+
+    /// A whole number in `range`, or `fallback` when not given.
+    func integer(_ name: String, in range: ClosedRange<Int>, default fallback: Int) throws(UsageError) -> Int {
+        guard let text = values[name] else { return fallback }
+        guard let number = Int(text), range.contains(number) else {
+            throw UsageError("\(origin(name)) must be a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
+        }
+        return number
+    }
+
+    /// A number in `range`, or `fallback` when not given.
+    func number(_ name: String, in range: ClosedRange<Double>, default fallback: Double) throws(UsageError) -> Double {
+        guard let text = values[name] else { return fallback }
+        guard let number = Double(text), number.isFinite, range.contains(number) else {
+            throw UsageError("\(origin(name)) must be a number from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
+        }
+        return number
+    }
+
+    /// An http(s) URL, or `fallback` when not given.
+    func url(_ name: String, default fallback: URL) throws(UsageError) -> URL {
+        guard let text = values[name] else { return fallback }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host != nil
+        else {
+            throw UsageError("\(origin(name)) must be an http:// or https:// URL, got \"\(text)\"")
+        }
+        return url
+    }
+}

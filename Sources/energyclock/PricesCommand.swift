@@ -1,0 +1,76 @@
+import EnergyClockCore
+import EnergyClockPublisher
+import Foundation
+
+/// `energyclock prices`: today's and tomorrow's slots with their band, from the cache or the source.
+enum PricesCommand {
+    /// Prints the prices; returns the exit status.
+    static func run(_ config: Configuration) async -> Int32 {
+        let logger = config.logger("prices")
+        let snapshot: Snapshot
+        do {
+            let store = try PriceStore(directory: config.stateDirectory)
+            let manager = try PriceManager(
+                configuration: .init(calendar: config.calendar, policy: config.policy),
+                store: store, catalog: config.catalog, clock: SystemClock(), output: SilentOutput(), logger: logger
+            )
+            snapshot = await manager.loadAndFetchIfNeeded()
+            await manager.close()
+        } catch {
+            logger.error("\(error)")
+            return 1
+        }
+        print(config.json ? json(snapshot) : table(snapshot, colored: isatty(STDOUT_FILENO) == 1))
+        return snapshot.today.isEmpty && snapshot.stale ? 1 : 0
+    }
+
+    static func json(_ snapshot: Snapshot) -> String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("timezone", snapshot.timeZone.identifier)
+        w.field("source", snapshot.source)
+        w.field("stale", snapshot.stale)
+        w.field("resolution", snapshot.settings.resolution.rawValue)
+        w.key("thresholds")
+        w.raw(Payloads.thresholds(snapshot))
+        w.key("today")
+        w.raw(Payloads.slotArray(snapshot.today, snapshot.calendar))
+        w.key("tomorrow")
+        w.raw(Payloads.slotArray(snapshot.tomorrow, snapshot.calendar))
+        w.endObject()
+        return w.output
+    }
+
+    static func table(_ snapshot: Snapshot, colored: Bool) -> String {
+        let calendar = snapshot.calendar
+        let today = calendar.day(containing: snapshot.now)
+        var lines = ["energyclock prices: \(snapshot.source), \(snapshot.settings.resolution.rawValue) slots, \(snapshot.timeZone.identifier), EUR/kWh incl. VAT"
+            + (snapshot.stale ? " (stale: the last fetch failed)" : "")]
+        for (title, day, slots) in [("Today", today, snapshot.today), ("Tomorrow", today.adding(days: 1), snapshot.tomorrow)] {
+            lines.append("")
+            lines.append("\(title) \(day)")
+            if slots.isEmpty { lines.append("  no prices known yet") }
+            for slot in slots {
+                let start = ISO8601.local(slot.slot.start, in: calendar)
+                let end = ISO8601.local(slot.slot.end, in: calendar)
+                let band = slot.band?.rawValue ?? "-"
+                let price = DecimalFormat.string(slot.price, decimals: 4)
+                let mark = slot.slot.contains(snapshot.now) ? " <- now" : ""
+                let text = "  \(start.dropFirst(11).prefix(5))-\(end.dropFirst(11).prefix(5)) \(start.suffix(6))  \(price.padding(toLength: 8, withPad: " ", startingAt: 0))  \(band)\(mark)"
+                lines.append(colored ? ansi(slot.band) + text + "\u{1B}[0m" : text)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func ansi(_ band: Band?) -> String {
+        guard let color = band?.defaultColor else { return "" }
+        return "\u{1B}[38;2;\(color.red);\(color.green);\(color.blue)m"
+    }
+}
+
+/// Discards the manager's output; the `prices` command reads the snapshot directly.
+struct SilentOutput: ManagerOutput {
+    func publish(_ snapshot: Snapshot) async {}
+    func report(_ outcome: SettingsOutcome) async {}
+}
