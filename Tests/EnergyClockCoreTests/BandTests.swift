@@ -1,0 +1,70 @@
+import EnergyClockCore
+import Testing
+
+@Suite struct BandTests {
+    let t = Thresholds(greenMax: 0.10, yellowMax: 0.20, orangeMax: 0.30)
+
+    @Test(arguments: [
+        (-0.5, Band.green), (0.0999999, .green), (0.10, .green), (0.1000001, .yellow),
+        (0.19999, .yellow), (0.20, .yellow), (0.20001, .orange), (0.30, .orange), (0.300001, .red), (9.9, .red),
+    ])
+    func mapsAtAndAroundEachThreshold(price: Double, expected: Band) {
+        #expect(Band.of(price, under: t) == expected)
+    }
+
+    @Test func negativeThresholdsWork() {
+        let negative = Thresholds(greenMax: -0.05, yellowMax: 0, orangeMax: 0.05)
+        #expect(Band.of(-0.05, under: negative) == .green)
+        #expect(Band.of(-0.01, under: negative) == .yellow)
+        #expect(Band.of(0.0, under: negative) == .yellow)
+        #expect(Band.of(0.01, under: negative) == .orange)
+        #expect(Band.of(0.051, under: negative) == .red)
+    }
+
+    @Test func defaultColorsAreUpperCaseHexAndPlainRGB() {
+        #expect(Band.green.defaultColor.hex == "#34C759")
+        #expect(Band.green.defaultColor.rgb == "52,199,89")
+        #expect(Band.yellow.defaultColor.hex == "#FFCC00")
+        #expect(Band.orange.defaultColor.hex == "#FF9500")
+        #expect(Band.red.defaultColor.hex == "#FF3B30")
+        #expect(Band.red.defaultColor.rgb == "255,59,48")
+    }
+}
+
+@Suite struct QuartileTests {
+    // Expected values worked out by hand with numpy's linear rule: h = (n − 1)·p.
+    @Test func fourValues() throws {
+        let q = try #require(Thresholds.quartiles(of: [4, 1, 3, 2]))
+        #expect(q.greenMax == 1.75)   // h = 0.75 → 1 + 0.75·1
+        #expect(q.yellowMax == 2.5)   // h = 1.5 → 2 + 0.5·1
+        #expect(q.orangeMax == 3.25)  // h = 2.25 → 3 + 0.25·1
+    }
+
+    @Test func fiveValuesHitRanksExactly() throws {
+        let q = try #require(Thresholds.quartiles(of: [10, 50, 30, 20, 40]))
+        #expect(q == Thresholds(greenMax: 20, yellowMax: 30, orangeMax: 40))
+    }
+
+    @Test func unevenGaps() throws {
+        // sorted 0.05 0.1 0.4 1.0 1.1 1.5; n − 1 = 5
+        let q = try #require(Thresholds.quartiles(of: [1.5, 0.1, 1.0, 0.05, 1.1, 0.4]))
+        #expect(abs(q.greenMax - 0.175) < 1e-12)   // h = 1.25 → 0.1 + 0.25·0.3
+        #expect(abs(q.yellowMax - 0.7) < 1e-12)    // h = 2.5 → 0.4 + 0.5·0.6
+        #expect(abs(q.orangeMax - 1.075) < 1e-12)  // h = 3.75 → 1.0 + 0.75·0.1
+    }
+
+    @Test func singleValueAndNone() {
+        #expect(Thresholds.quartiles(of: [0.2]) == Thresholds(greenMax: 0.2, yellowMax: 0.2, orangeMax: 0.2))
+        #expect(Thresholds.quartiles(of: []) == nil)
+    }
+}
+
+@Suite struct DecimalFormatTests {
+    @Test(arguments: [
+        (0.1 + 0.2, "0.3"), (0.30000000000000004, "0.3"), (0.2345, "0.2345"), (1, "1"), (0, "0"),
+        (-0.0000001, "0"), (-0.012345, "-0.012345"), (0.0000005, "0.000001"), (12.5, "12.5"), (0.1234567, "0.123457"),
+    ])
+    func noFloatNoise(value: Double, text: String) {
+        #expect(DecimalFormat.string(value) == text)
+    }
+}

@@ -1,0 +1,156 @@
+import EnergyClockCore
+import Foundation
+import Testing
+
+@Suite struct ManagerTests {
+    let day = LocalDay(year: 2025, month: 12, day: 17)
+
+    /// Starts `manager.run()` and waits until it sleeps on the clock.
+    func start(_ manager: PriceManager, _ clock: ManualClock) async -> Task<Void, any Error> {
+        let task = Task { try await manager.run() }
+        await settle(clock)
+        return task
+    }
+
+    /// Waits until the run loop is asleep on the clock again.
+    func settle(_ clock: ManualClock) async {
+        let deadline = Date().addingTimeInterval(5)
+        while clock.sleeperCount == 0, Date() < deadline { await Task.yield() }
+    }
+
+    @Test func publishesCurrentSlotAndFollowsBoundaries() async throws {
+        let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
+        let source = MemorySource(slots: quarterDays(around: day))
+        let (manager, output) = try makeManager(clock: clock, source: source)
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+
+        let first = try #require(output.last)
+        #expect(first.current?.slot.start == at("2025-12-17T10:00:00+01:00"))
+        #expect(abs(first.current!.price - 0.10 * 1.21) < 1e-12)
+        #expect(first.current?.band == .yellow)
+        #expect(first.next?.slot.start == at("2025-12-17T11:00:00+01:00"))
+        #expect(first.today.count == 24 && first.tomorrow.count == 24)
+        #expect(clock.nextDeadline == at("2025-12-17T10:30:00+01:00"))
+
+        // Jump to the next hour: the current slot moves exactly there.
+        clock.advance(to: at("2025-12-17T11:00:00+01:00"))
+        await settle(clock)
+        #expect(output.last?.current?.slot.start == at("2025-12-17T11:00:00+01:00"))
+        // One fetch for today; the rest are single-day backfill requests for older history.
+        #expect(source.requests.filter { $0 >= day } == [day])
+        #expect(source.requests.allSatisfy { $0 >= day.adding(days: -6) })
+    }
+
+    @Test func midnightRolloverTurnsTomorrowIntoToday() async throws {
+        let clock = ManualClock(start: at("2025-12-17T23:50:00+01:00"))
+        let (manager, output) = try makeManager(clock: clock, source: MemorySource(slots: quarterDays(around: day)))
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+        let before = try #require(output.last)
+        #expect(before.tomorrow.count == 24)
+        clock.advance(to: at("2025-12-18T00:00:00+01:00"))
+        await settle(clock)
+        let after = try #require(output.last)
+        #expect(after.today.map(\.slot) == before.tomorrow.map(\.slot))
+        #expect(after.tomorrow.isEmpty)
+        #expect(after.current?.slot.start == at("2025-12-18T00:00:00+01:00"))
+    }
+
+    @Test func noCoveringSlotMeansNoCurrentPrice() async throws {
+        let clock = ManualClock(start: at("2026-01-05T10:00:00+01:00"))
+        let source = MemorySource(slots: quarterDays(around: day))
+        let (manager, output) = try makeManager(clock: clock, source: source)
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+        let snapshot = try #require(output.last)
+        #expect(snapshot.current == nil && snapshot.next == nil && snapshot.today.isEmpty)
+        #expect(!snapshot.stale)
+    }
+
+    @Test func failedFetchKeepsCacheMarksStaleAndRecovers() async throws {
+        let directory = temporaryDirectory()
+        let clock = ManualClock(start: at("2025-12-17T09:00:00+01:00"))
+        let source = MemorySource(slots: quarterDays(around: day))
+        do {
+            let (first, _) = try makeManager(clock: clock, source: source, directory: directory)
+            _ = await first.loadAndFetchIfNeeded()
+            await first.close()
+        }
+        // A day later the source is down; yesterday's fetch already holds today (the 18th).
+        source.fail(true)
+        clock.advance(to: at("2025-12-18T14:00:00+01:00"))
+        let (manager, output) = try makeManager(clock: clock, source: source, directory: directory)
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+        let snapshot = try #require(output.last)
+        #expect(snapshot.stale)
+        #expect(snapshot.current?.slot.start == at("2025-12-18T14:00:00+01:00"))
+        #expect(snapshot.tomorrow.isEmpty)
+        let retry = try #require(clock.nextDeadline)
+        #expect(retry == at("2025-12-18T14:00:30+01:00"))
+
+        source.fail(false)
+        source.set(quarterDays(around: LocalDay(year: 2025, month: 12, day: 18)))
+        clock.advance(to: retry)
+        await settle(clock)
+        #expect(await output.wait { $0.last?.stale == false && $0.last?.tomorrow.count == 24 })
+    }
+
+    @Test func startsFromTheCacheWithoutFetching() async throws {
+        let directory = temporaryDirectory()
+        let clock = ManualClock(start: at("2025-12-17T09:00:00+01:00"))
+        let source = MemorySource(slots: quarterDays(around: day))
+        let (first, _) = try makeManager(clock: clock, source: source, directory: directory)
+        _ = await first.loadAndFetchIfNeeded()
+        await first.close()
+        let fetchesBefore = source.requests.count
+
+        let (manager, output) = try makeManager(clock: clock, source: source, directory: directory)
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+        #expect(output.snapshots.first?.current != nil)
+        #expect(source.requests.count == fetchesBefore)
+        #expect(output.last?.stale == false)
+    }
+
+    @Test func tomorrowIsPolledFrom1300WithTheInterval() async throws {
+        let clock = ManualClock(start: at("2025-12-17T12:00:00+01:00"))
+        let onlyToday = quarterDays(around: day, days: 2)
+        let source = MemorySource(slots: onlyToday)
+        let (manager, output) = try makeManager(clock: clock, source: source)
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+        #expect(source.requests.filter { $0 >= day } == [day])
+        #expect(clock.nextDeadline == at("2025-12-17T12:15:00+01:00"))
+        clock.advance(to: at("2025-12-17T13:00:00+01:00"))
+        await settle(clock)
+        // At 13:00 it asks for today (with neighbours) and then tomorrow directly, finds nothing, and polls again in 5 min.
+        #expect(source.requests.filter { $0 >= day } == [day, day, day.adding(days: 1)])
+        #expect(clock.nextDeadline == at("2025-12-17T13:05:00+01:00"))
+        source.set(quarterDays(around: day))
+        clock.advance(to: at("2025-12-17T13:05:00+01:00"))
+        await settle(clock)
+        #expect(await output.wait { $0.last?.tomorrowValid == true })
+        #expect(output.last?.tomorrow.count == 24)
+    }
+
+    @Test func relativeModeUsesHistoryQuartilesAndBackfills() async throws {
+        let clock = ManualClock(start: at("2025-12-17T10:00:00+01:00"))
+        // Ten days of data; the first fetch only sees three, the rest must be backfilled.
+        let all = quarterDays(around: LocalDay(year: 2025, month: 12, day: 9), days: 10)
+        let source = MemorySource(slots: all)
+        let (manager, output) = try makeManager(clock: clock, source: source)
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+        await manager.submit(SettingsRequest(patch: .success(SettingsPatch([.colorMode: .text("relative")]))))
+        #expect(await output.wait { $0.outcomes.count == 1 })
+        let snapshot = await manager.snapshot()
+        #expect(snapshot.samples == 7 * 24)
+        // Every day repeats 0.00…0.23 per hour, so the quartiles are those of one day's consumer prices.
+        let expected = Thresholds.quartiles(of: (0..<24).map { Double($0) / 100 * 1.21 })!
+        #expect(abs(snapshot.thresholds!.greenMax - expected.greenMax) < 1e-12)
+        #expect(abs(snapshot.thresholds!.orangeMax - expected.orangeMax) < 1e-12)
+        #expect(source.requests.contains(LocalDay(year: 2025, month: 12, day: 11)))
+    }
+}
