@@ -126,14 +126,19 @@ public final class MQTTClient: Sendable {
 
     /// Publishes `payload` on `topic`; returns the message id to wait for with ``waitForAcknowledgement(of:timeout:)``.
     ///
-    /// An empty retained payload deletes the retained message. Correlation data is sent only with MQTT 5.
+    /// An empty retained payload deletes the retained message. A response topic and correlation
+    /// data are MQTT 5 properties and are left out with 3.1.1.
     @discardableResult
     public func publish(
-        _ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false, correlation: [UInt8]? = nil
+        _ topic: String, _ payload: [UInt8], qos: Int32 = 1, retain: Bool = false,
+        responseTopic: String? = nil, correlation: [UInt8]? = nil
     ) throws(MQTTError) -> Int32 {
         var mid: Int32 = 0
         var properties: OpaquePointer?
         defer { mosquitto_property_free_all(&properties) }
+        if let responseTopic, options.version == .v5 {
+            try check("attach a response topic", mosquitto_property_add_string(&properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), responseTopic))
+        }
         if let correlation, options.version == .v5 {
             let rc = correlation.withUnsafeBytes { bytes in
                 mosquitto_property_add_binary(&properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), bytes.baseAddress, UInt16(min(bytes.count, 65535)))
@@ -149,8 +154,11 @@ public final class MQTTClient: Sendable {
 
     /// Publishes UTF-8 text.
     @discardableResult
-    public func publish(_ topic: String, _ text: String, qos: Int32 = 1, retain: Bool = false, correlation: [UInt8]? = nil) throws(MQTTError) -> Int32 {
-        try publish(topic, Array(text.utf8), qos: qos, retain: retain, correlation: correlation)
+    public func publish(
+        _ topic: String, _ text: String, qos: Int32 = 1, retain: Bool = false,
+        responseTopic: String? = nil, correlation: [UInt8]? = nil
+    ) throws(MQTTError) -> Int32 {
+        try publish(topic, Array(text.utf8), qos: qos, retain: retain, responseTopic: responseTopic, correlation: correlation)
     }
 
     /// Waits until the broker acknowledged the QoS 1 message `mid`, or `timeout` seconds passed.

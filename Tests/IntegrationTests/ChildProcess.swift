@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with posix_spawn and reaped with waitpid, so waiting never
+/// depends on a run loop and never blocks a Swift concurrency thread for long.
+final class ChildProcess: Sendable {
+    let pid: pid_t
+    private let output: String
+
+    /// Starts `path` with `arguments` and `environment`; stdout and stderr go to a log file.
+    init(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        output = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-child-\(UUID().uuidString).log").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { env.forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, path, &actions, nil, argv, env)
+        guard rc == 0 else { throw BrokerError("could not start \(path): \(String(cString: strerror(rc)))") }
+        self.pid = pid
+    }
+
+    /// What the process printed so far.
+    var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+
+    /// Sends `signal` to the process.
+    func signal(_ number: Int32) { kill(pid, number) }
+
+    /// Whether the process still runs (without reaping it).
+    var isRunning: Bool {
+        var info = siginfo_t()
+        return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == 0
+    }
+
+    /// Waits up to `timeout` seconds for the exit status; nil if it is still running.
+    func waitForExit(timeout: Double) async -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            var status: Int32 = 0
+            let reaped = waitpid(pid, &status, WNOHANG)
+            if reaped == pid {
+                return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+            }
+            if reaped < 0 { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        } while Date() < deadline
+        return nil
+    }
+
+    /// Terminates the process and reaps it, killing it if it does not stop within a second.
+    func terminate() {
+        kill(pid, SIGTERM)
+        for _ in 0..<100 {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) != 0 { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+    }
+}

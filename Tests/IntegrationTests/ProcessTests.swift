@@ -1,0 +1,115 @@
+import Foundation
+import MQTTClient
+import Testing
+
+/// The real `energyclock` binary, as users run it.
+@Suite(.timeLimit(.minutes(1)))
+struct ProcessTests {
+    /// The executable SwiftPM built beside this test bundle.
+    static var binary: String {
+        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("energyclock").path
+    }
+
+    func environment(_ extra: [String: String]) -> [String: String] {
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }
+        env.merge(extra) { $1 }
+        return env
+    }
+
+    @Test func daemonRunsPersistsAndStopsGracefullyOnSIGTERM() async throws {
+        let broker = try TestBroker()
+        let http = try fixtureServer()
+        let state = temporaryDirectory()
+        // Options through flags and through the environment alike.
+        let env = environment(["ENERGYCLOCK_MQTT_PORT": "\(broker.port)", "ENERGYCLOCK_TOPIC_PREFIX": "home/ec"])
+        let arguments = ["run", "--mqtt-host", "127.0.0.1", "--state-dir", state.path, "--energyzero-url", http.baseURL.absoluteString,
+                         "--mqtt-client-id", "ec-\(UUID().uuidString)"]
+        let live = try await TopicRecorder(port: broker.port, filter: "home/ec/#")
+
+        let daemon = try ChildProcess(Self.binary, arguments, environment: env)
+        #expect(await live.wait(for: "home/ec/status") { $0 == "online" } != nil, "\(daemon.log)")
+        #expect(await live.wait(for: "home/ec/settings") != nil)
+        try live.client.publish("home/ec/settings/set", #"{"color_mode":"relative","history_days":3}"#)
+        #expect(object(await live.wait(for: "home/ec/settings/result"))?["ok"] as? Bool == true)
+
+        let stopping = Date()
+        daemon.signal(SIGTERM)
+        let status = await daemon.waitForExit(timeout: 5)
+        #expect(status == 0, "\(daemon.log)")
+        #expect(Date().timeIntervalSince(stopping) < 2)
+        #expect(await live.wait(for: "home/ec/status") { $0 == "offline" } != nil)
+        #expect(daemon.log.contains("received signal 15"))
+
+        // A new process starts with the saved settings.
+        let again = try ChildProcess(Self.binary, arguments, environment: env)
+        #expect(await live.wait(for: "home/ec/status") { $0 == "online" } != nil)
+        let settings = await live.wait(for: "home/ec/settings") { object($0)?["history_days"] as? Int == 3 }
+        #expect(object(settings)?["color_mode"] as? String == "relative")
+        again.signal(SIGINT)
+        #expect(await again.waitForExit(timeout: 5) == 0)
+        await live.stop()
+    }
+
+    @Test func theLastWillSaysOfflineWhenTheDaemonDies() async throws {
+        let broker = try TestBroker()
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
+        let daemon = try ChildProcess(Self.binary, [
+            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-keepalive", "5",
+            "--state-dir", temporaryDirectory().path, "--energyzero-url", "http://127.0.0.1:9",
+        ], environment: environment([:]))
+        #expect(await live.wait(for: "energyclock/status") { $0 == "online" } != nil)
+        daemon.signal(SIGKILL)
+        _ = await daemon.waitForExit(timeout: 5)
+        #expect(await live.wait(for: "energyclock/status", timeout: 10) { $0 == "offline" } != nil)
+        await live.stop()
+    }
+
+    @Test(arguments: [
+        (["run", "--bogus"], "unknown option --bogus"),
+        (["run", "--mqtt-port", "99999"], "--mqtt-port must be a whole number from 1 to 65535"),
+        (["run", "--mqtt-password", "hunter2"], "--mqtt-password is not accepted"),
+        (["run", "--timezone", "Mars/Olympus"], "unknown time zone \"Mars/Olympus\""),
+        (["run", "--mqtt-version", "4.2"], "--mqtt-version must be 5 or 3.1.1"),
+        (["run", "--energyzero-url", "ftp://x"], "must be an http:// or https:// URL"),
+        (["run", "--mqtt-host"], "--mqtt-host needs a value"),
+        (["fly"], "unknown command \"fly\""),
+    ])
+    func badFlagsExitWithStatus2AndSayWhy(arguments: [String], message: String) async throws {
+        let process = try ChildProcess(Self.binary, arguments, environment: environment([:]))
+        #expect(await process.waitForExit(timeout: 10) == 2)
+        #expect(process.log.contains(message), "\(process.log)")
+        #expect(!process.log.contains("hunter2"))
+    }
+
+    @Test func badEnvironmentValuesNameTheVariable() async throws {
+        let process = try ChildProcess(Self.binary, ["run"], environment: environment(["ENERGYCLOCK_MQTT_KEEPALIVE": "soon"]))
+        #expect(await process.waitForExit(timeout: 10) == 2)
+        #expect(process.log.contains("ENERGYCLOCK_MQTT_KEEPALIVE must be a whole number"), "\(process.log)")
+    }
+
+    @Test func versionAndHelp() async throws {
+        let version = try ChildProcess(Self.binary, ["--version"])
+        #expect(await version.waitForExit(timeout: 10) == 0)
+        #expect(version.log.hasPrefix("energyclock "))
+        let help = try ChildProcess(Self.binary, ["--help"])
+        #expect(await help.waitForExit(timeout: 10) == 0)
+        for flag in ["--mqtt-host", "--mqtt-port", "--mqtt-username", "--mqtt-password-file", "--mqtt-client-id", "--mqtt-version",
+                     "--topic-prefix", "--state-dir", "--timezone", "--energyzero-url", "--log-level", "--json"] {
+            #expect(help.log.contains(flag), "\(flag)")
+        }
+    }
+
+    @Test func pricesCommandPrintsJSONFromTheSource() async throws {
+        let http = try fixtureServer()
+        let process = try ChildProcess(Self.binary, [
+            "prices", "--json", "--state-dir", temporaryDirectory().path, "--energyzero-url", http.baseURL.absoluteString,
+        ], environment: environment([:]))
+        #expect(await process.waitForExit(timeout: 20) != nil)
+        // Today's real date is not in the recorded answer, so it must say so rather than show made-up prices.
+        let json = try #require(object(String(process.log.split(separator: "\n").last { $0.hasPrefix("{") } ?? "")))
+        #expect(json["today"] as? [Any] != nil)
+        #expect((json["today"] as? [Any])?.isEmpty == true)
+        #expect(json["source"] as? String == "energyzero")
+        #expect(http.requests.contains { $0.contains("interval=INTERVAL_QUARTER") })
+    }
+}

@@ -1,0 +1,85 @@
+import EnergyClockCore
+import EnergyClockPublisher
+import Foundation
+import MQTTClient
+
+/// A whole energyclock service against a real broker and a loopback price API, on a test clock.
+final class ServiceHarness: Sendable {
+    let broker: TestBroker
+    let http: TestHTTPServer
+    let clock: ManualClock
+    let stateDirectory: URL
+    let service: EnergyClockService
+    let topics: TopicTree
+    private let running: Task<Void, any Error>
+
+    /// The bundled EnergyZero quarter-hour answer for 16–18 December 2025.
+    static let quarterFixture: [UInt8] = fixture("electricity_quarter_response.json")
+
+    init(
+        broker: TestBroker, http: TestHTTPServer, clock: ManualClock, stateDirectory: URL = temporaryDirectory(),
+        prefix: String = "energyclock", version: MQTTVersion = .v5
+    ) throws {
+        self.broker = broker
+        self.http = http
+        self.clock = clock
+        self.stateDirectory = stateDirectory
+        topics = TopicTree(prefix: prefix)
+        let catalog = SourceCatalog([EnergyZeroSource(baseURL: http.baseURL, http: HTTPClient(timeout: 2))])
+        let client = try MQTTClient(options: MQTTOptions(
+            host: "127.0.0.1", port: broker.port, clientID: "energyclock-test-\(UUID().uuidString)", version: version,
+            will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)), reconnectDelay: (1, 2)
+        ))
+        let logger = Logger(label: "test", level: .error)
+        let publisher = MQTTPublisher(client: client, topics: topics, logger: logger)
+        let manager = try PriceManager(
+            configuration: .init(calendar: LocalCalendar(identifier: "Europe/Amsterdam")!),
+            store: try PriceStore(directory: stateDirectory), catalog: catalog, clock: clock, output: publisher,
+            logger: logger, jitter: { 0 }
+        )
+        let service = EnergyClockService(manager: manager, client: client, publisher: publisher,
+                                         router: SettingsRouter(topics: topics, sources: catalog.ids), logger: logger)
+        self.service = service
+        running = Task { try await service.run() }
+    }
+
+    /// Cancels the service and shuts it down as SIGTERM would.
+    func stop() async {
+        running.cancel()
+        _ = await running.result
+        await service.shutdown()
+    }
+}
+
+/// A bundled fixture's bytes.
+func fixture(_ name: String) -> [UInt8] {
+    let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")!
+    return [UInt8](try! Data(contentsOf: url))
+}
+
+/// A fresh state directory.
+func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-it-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Parses an ISO 8601 instant.
+func at(_ text: String) -> Date { ISO8601.parse(text)! }
+
+/// A price API that serves the quarter fixture for every request.
+func fixtureServer() throws -> TestHTTPServer {
+    try TestHTTPServer { _ in .json(ServiceHarness.quarterFixture) }
+}
+
+extension ManualClock {
+    /// Waits (briefly, in real time) until someone sleeps on this clock until exactly `deadline`.
+    func waitForSleeper(until deadline: Date, timeout: Double = 5) async -> Bool {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            if nextDeadline == deadline { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return false
+    }
+}

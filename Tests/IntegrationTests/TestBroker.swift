@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real mosquitto broker on a free loopback port, stopped when released.
+final class TestBroker: Sendable {
+    let port: Int
+    private let process: ChildProcess
+    let directory: URL
+
+    static var executable: String? {
+        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/local/sbin"]
+        return paths.map { "\($0)/mosquitto" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    init(extraConfig: String = "") throws {
+        guard let executable = Self.executable else {
+            throw BrokerError("mosquitto is not installed (apt-get install mosquitto)")
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-broker-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var lastError = "no attempt"
+        for _ in 0..<10 {
+            let port = try Self.freePort()
+            let config = directory.appendingPathComponent("mosquitto.conf")
+            try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n\(extraConfig)\n"
+                .write(to: config, atomically: true, encoding: .utf8)
+            let process = try ChildProcess(executable, ["-c", config.path])
+            if Self.waitUntilListening(port: port, process: process) {
+                self.port = port
+                self.process = process
+                return
+            }
+            process.terminate()
+            lastError = "mosquitto did not listen on \(port)"
+        }
+        throw BrokerError(lastError)
+    }
+
+    deinit { stop() }
+
+    func stop() {
+        process.terminate()
+    }
+
+    /// Ports are handed out in sequence from a random start, so parallel tests never race for one.
+    private static let nextPort = Mutex(Int.random(in: 20_000...40_000))
+
+    /// The next port in the sequence that nothing listens on.
+    static func freePort() throws -> Int {
+        for _ in 0..<200 {
+            let port = nextPort.withLock { p in
+                p += 1
+                return p
+            }
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            if bound { return port }
+        }
+        throw BrokerError("no free port")
+    }
+
+    static func waitUntilListening(port: Int, process: ChildProcess) -> Bool {
+        for _ in 0..<500 {
+            guard process.isRunning else { return false }
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            close(fd)
+            // Make sure it is our broker that answers, not one that already held the port.
+            if connected {
+                usleep(20_000)
+                return process.isRunning
+            }
+            usleep(10_000)
+        }
+        return false
+    }
+}
+
+struct BrokerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

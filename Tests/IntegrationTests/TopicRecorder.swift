@@ -1,0 +1,78 @@
+import Foundation
+import MQTTClient
+import Synchronization
+
+/// A real MQTT client that subscribes to a filter and remembers everything it receives.
+final class TopicRecorder: Sendable {
+    let client: MQTTClient
+    private let received = Mutex<[MQTTMessage]>([])
+    private let connected = Atomic<Bool>(false)
+    private let consumer: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    init(port: Int, filter: String = "#", version: MQTTVersion = .v5) async throws {
+        client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "recorder-\(UUID().uuidString)", version: version))
+        let task = Task { [self] in
+            for await event in client.events {
+                switch event {
+                case .connected:
+                    try? client.subscribe(filter)
+                    connected.store(true, ordering: .releasing)
+                case let .message(message):
+                    received.withLock { $0.append(message) }
+                default:
+                    break
+                }
+            }
+        }
+        consumer.withLock { $0 = task }
+        client.start()
+        let deadline = Date().addingTimeInterval(5)
+        while !connected.load(ordering: .acquiring), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        guard connected.load(ordering: .acquiring) else { throw BrokerError("recorder could not connect to port \(port)") }
+        // Give the broker a moment to deliver retained messages for the new subscription.
+        try await Task.sleep(for: .milliseconds(50))
+    }
+
+    var messages: [MQTTMessage] { received.withLock { $0 } }
+
+    /// The newest payload seen on `topic`.
+    func last(_ topic: String) -> String? { messages.last { $0.topic == topic }?.text }
+
+    /// All payloads seen on `topic`, oldest first.
+    func all(_ topic: String) -> [String] { messages.filter { $0.topic == topic }.map(\.text) }
+
+    /// Waits until the newest payload on `topic` satisfies `condition`; returns it, or nil on time-out.
+    @discardableResult
+    func wait(for topic: String, timeout: Double = 5, _ condition: (String) -> Bool = { _ in true }) async -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            if let payload = last(topic), condition(payload) { return payload }
+            try? await Task.sleep(for: .milliseconds(5))
+        } while Date() < deadline
+        return nil
+    }
+
+    /// Waits until `count` messages arrived on `topic`.
+    func wait(count: Int, on topic: String, timeout: Double = 5) async -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while all(topic).count < count, Date() < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        return all(topic)
+    }
+
+    func stop() async {
+        await client.stop()
+        consumer.withLock { $0?.cancel() }
+    }
+}
+
+/// Decodes a JSON object payload for assertions.
+func object(_ payload: String?) -> [String: Any]? {
+    guard let payload, let data = payload.data(using: .utf8) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+}
+
+/// Decodes a JSON array-of-objects payload for assertions.
+func array(_ payload: String?) -> [[String: Any]]? {
+    guard let payload, let data = payload.data(using: .utf8) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]
+}
