@@ -1,0 +1,37 @@
+# Shared set-up for scripts/run.sh and scripts/test.sh: Debian packages and the Swift toolchain.
+# Sourced, not run.
+
+ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev mosquitto mosquitto-clients ca-certificates)
+
+# Installs whichever of the packages are missing (with sudo when not root).
+ensure_packages() {
+    local missing=()
+    local package
+    for package in "${ENERGYCLOCK_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "energyclock: installing ${missing[*]}" >&2
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        command -v sudo >/dev/null || { echo "energyclock: need root or sudo to install ${missing[*]}" >&2; exit 1; }
+        sudo=(sudo)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update -qq
+    "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Puts a Swift 6 toolchain on PATH, or explains where to get one.
+ensure_swift() {
+    if ! command -v swift >/dev/null; then
+        local dir
+        for dir in /opt/swift/usr/bin /usr/share/swift/usr/bin "$HOME/.local/share/swiftly/bin"; do
+            [ -x "$dir/swift" ] && export PATH="$dir:$PATH" && break
+        done
+    fi
+    if ! command -v swift >/dev/null; then
+        echo "energyclock: no Swift toolchain found; install Swift 6 from https://www.swift.org/install/linux/ and put it on PATH" >&2
+        exit 1
+    fi
+}

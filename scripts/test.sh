@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs what the tests need, then runs the whole suite: unit tests and integration tests
+# against a real mosquitto and a loopback price API.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+ensure_packages
+ensure_swift
+swift build --build-tests
+swift test --skip-build "$@"
