@@ -16,6 +16,11 @@ let package = Package(
             providers: [.apt(["libmosquitto-dev"])]
         ),
         .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
@@ -25,7 +30,7 @@ let package = Package(
         .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
 
         // The domain: prices, bands, settings, sources, store, manager. Knows nothing of MQTT.
-        .target(name: "EnergyClockCore", dependencies: ["CSQLite"]),
+        .target(name: "EnergyClockCore", dependencies: ["CSQLite", "CCurl"]),
 
         // Topic tree, payloads and the service that ties the manager to the broker.
         .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "MQTTClient"]),

@@ -1,7 +1,7 @@
 # Shared set-up for scripts/run.sh and scripts/test.sh: Debian packages and the Swift toolchain.
 # Sourced, not run.
 
-ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev mosquitto mosquitto-clients ca-certificates)
+ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev libcurl4-openssl-dev mosquitto mosquitto-clients ca-certificates)
 
 # Installs whichever of the packages are missing (with sudo when not root).
 ensure_packages() {

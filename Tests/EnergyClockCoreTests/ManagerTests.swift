@@ -15,7 +15,7 @@ import Testing
     /// Waits until the run loop is asleep on the clock again.
     func settle(_ clock: ManualClock) async {
         let deadline = Date().addingTimeInterval(5)
-        while clock.sleeperCount == 0, Date() < deadline { await Task.yield() }
+        while clock.sleeperCount == 0, Date() < deadline { try? await Task.sleep(for: .milliseconds(1)) }
     }
 
     @Test func publishesCurrentSlotAndFollowsBoundaries() async throws {

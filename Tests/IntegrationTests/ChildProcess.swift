@@ -32,7 +32,7 @@ final class ChildProcess: Sendable {
     var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
 
     /// Sends `signal` to the process.
-    func signal(_ number: Int32) { kill(pid, number) }
+    func signal(_ number: Int32) { Glibc.kill(pid, number) }
 
     /// Whether the process still runs (without reaping it).
     var isRunning: Bool {
@@ -55,15 +55,9 @@ final class ChildProcess: Sendable {
         return nil
     }
 
-    /// Terminates the process and reaps it, killing it if it does not stop within a second.
-    func terminate() {
-        kill(pid, SIGTERM)
-        for _ in 0..<100 {
-            var status: Int32 = 0
-            if waitpid(pid, &status, WNOHANG) != 0 { return }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
+    /// Kills the process with SIGKILL and reaps it; returns as soon as it is gone.
+    func kill() {
+        Glibc.kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
     }

@@ -17,7 +17,7 @@ struct ProcessTests {
     }
 
     @Test func daemonRunsPersistsAndStopsGracefullyOnSIGTERM() async throws {
-        let broker = try TestBroker()
+        let broker = try await TestBroker.start()
         let http = try fixtureServer()
         let state = temporaryDirectory()
         // Options through flags and through the environment alike.
@@ -50,8 +50,26 @@ struct ProcessTests {
         await live.stop()
     }
 
+    @Test func aHangingPriceAPIDoesNotDelayShutdown() async throws {
+        let broker = try await TestBroker.start()
+        let http = try TestHTTPServer { _ in TestHTTPServer.Response(body: Array("{}".utf8), delay: 30) }
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
+        let daemon = try ChildProcess(Self.binary, [
+            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
+            "--energyzero-url", http.baseURL.absoluteString, "--fetch-timeout", "60",
+        ], environment: environment([:]))
+        #expect(await live.wait(for: "energyclock/status") { $0 == "online" } != nil)
+        while http.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+        let stopping = Date()
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 5) == 0, "\(daemon.log)")
+        #expect(Date().timeIntervalSince(stopping) < 2)
+        #expect(await live.wait(for: "energyclock/status") { $0 == "offline" } != nil)
+        await live.stop()
+    }
+
     @Test func theLastWillSaysOfflineWhenTheDaemonDies() async throws {
-        let broker = try TestBroker()
+        let broker = try await TestBroker.start()
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
         let daemon = try ChildProcess(Self.binary, [
             "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-keepalive", "5",

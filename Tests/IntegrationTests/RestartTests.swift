@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct RestartTests {
     @Test func settingsAndPricesSurviveARestartWithoutRefetching() async throws {
-        let broker = try TestBroker()
+        let broker = try await TestBroker.start()
         let http = try fixtureServer()
         let directory = temporaryDirectory()
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
@@ -35,7 +35,7 @@ struct RestartTests {
 
     @Test func switchingBackToTheOnlySourceKeepsItsCache() async throws {
         // With one source, "switching" to itself changes nothing and fetches nothing.
-        let broker = try TestBroker()
+        let broker = try await TestBroker.start()
         let http = try fixtureServer()
         let harness = try ServiceHarness(broker: broker, http: http, clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")))
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")

@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct RetainedTopicTests {
     @Test func publishesEveryRetainedTopicFromTheRealAPIAnswer() async throws {
-        let broker = try TestBroker()
+        let broker = try await TestBroker.start()
         let http = try fixtureServer()
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
         let harness = try ServiceHarness(broker: broker, http: http, clock: clock)
@@ -70,7 +70,7 @@ struct RetainedTopicTests {
     }
 
     @Test func slotRolloverMovesTheCurrentPriceOnTime() async throws {
-        let broker = try TestBroker()
+        let broker = try await TestBroker.start()
         let clock = ManualClock(start: at("2025-12-17T10:59:00+01:00"))
         let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: clock)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
@@ -94,7 +94,7 @@ struct RetainedTopicTests {
     }
 
     @Test func withoutAnyKnownPriceTheTopicsAreClearedNotInvented() async throws {
-        let broker = try TestBroker()
+        let broker = try await TestBroker.start()
         let http = try TestHTTPServer { _ in TestHTTPServer.Response(status: 500, body: Array("{}".utf8)) }
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
         let harness = try ServiceHarness(broker: broker, http: http, clock: clock)

@@ -30,7 +30,8 @@ final class ServiceHarness: Sendable {
             host: "127.0.0.1", port: broker.port, clientID: "energyclock-test-\(UUID().uuidString)", version: version,
             will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)), reconnectDelay: (1, 2)
         ))
-        let logger = Logger(label: "test", level: .error)
+        let level = ProcessInfo.processInfo.environment["ENERGYCLOCK_TEST_LOG"].flatMap(LogLevel.init(rawValue:)) ?? .error
+        let logger = Logger(label: "test-\(prefix)", level: level)
         let publisher = MQTTPublisher(client: client, topics: topics, logger: logger)
         let manager = try PriceManager(
             configuration: .init(calendar: LocalCalendar(identifier: "Europe/Amsterdam")!),

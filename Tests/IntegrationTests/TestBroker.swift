@@ -15,34 +15,36 @@ final class TestBroker: Sendable {
         return paths.map { "\($0)/mosquitto" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    init(extraConfig: String = "") throws {
-        guard let executable = Self.executable else {
-            throw BrokerError("mosquitto is not installed (apt-get install mosquitto)")
-        }
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-broker-\(UUID().uuidString)")
+    /// Starts a broker and waits (without blocking a thread) until it listens.
+    static func start(extraConfig: String = "") async throws -> TestBroker {
+        guard let executable else { throw BrokerError("mosquitto is not installed (apt-get install mosquitto)") }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        var lastError = "no attempt"
         for _ in 0..<10 {
-            let port = try Self.freePort()
+            let port = try freePort()
             let config = directory.appendingPathComponent("mosquitto.conf")
             try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n\(extraConfig)\n"
                 .write(to: config, atomically: true, encoding: .utf8)
             let process = try ChildProcess(executable, ["-c", config.path])
-            if Self.waitUntilListening(port: port, process: process) {
-                self.port = port
-                self.process = process
-                return
+            if await waitUntilListening(port: port, process: process) {
+                return TestBroker(port: port, process: process, directory: directory)
             }
-            process.terminate()
-            lastError = "mosquitto did not listen on \(port)"
+            process.kill()
         }
-        throw BrokerError(lastError)
+        throw BrokerError("mosquitto did not start")
+    }
+
+    private init(port: Int, process: ChildProcess, directory: URL) {
+        self.port = port
+        self.process = process
+        self.directory = directory
     }
 
     deinit { stop() }
 
+    /// Kills the broker at once; a test broker has nothing to save.
     func stop() {
-        process.terminate()
+        process.kill()
     }
 
     /// Ports are handed out in sequence from a random start, so parallel tests never race for one.
@@ -69,7 +71,7 @@ final class TestBroker: Sendable {
         throw BrokerError("no free port")
     }
 
-    static func waitUntilListening(port: Int, process: ChildProcess) -> Bool {
+    static func waitUntilListening(port: Int, process: ChildProcess) async -> Bool {
         for _ in 0..<500 {
             guard process.isRunning else { return false }
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -83,10 +85,10 @@ final class TestBroker: Sendable {
             close(fd)
             // Make sure it is our broker that answers, not one that already held the port.
             if connected {
-                usleep(20_000)
+                try? await Task.sleep(for: .milliseconds(20))
                 return process.isRunning
             }
-            usleep(10_000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return false
     }

@@ -1,7 +1,6 @@
+import CCurl
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Synchronization
 
 /// A received HTTP answer.
 public struct HTTPResponse: Sendable {
@@ -13,57 +12,118 @@ public struct HTTPResponse: Sendable {
     public var body: [UInt8]
 }
 
-/// GET requests with a time-out and a body size limit, for the price sources.
+/// GET requests over libcurl with a total time-out and a body size limit, for the price sources.
+///
+/// Each request runs on its own thread, never on a Swift concurrency thread, and a cancelled
+/// task aborts its transfer within a second.
 public struct HTTPClient: Sendable {
-    /// Longest a request may take from start to last byte, in seconds.
+    /// Longest a request may take from start to last byte, in seconds; this also bounds a slow drip.
     public var timeout: Double
     /// Largest body accepted, in bytes.
     public var maxBodyBytes: Int
-    private let session: URLSession
+
+    private static let globalInit: Void = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    }()
 
     /// A client with the given limits.
     public init(timeout: Double = 20, maxBodyBytes: Int = 8 << 20) {
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpAdditionalHeaders = ["User-Agent": "energyclock/\(EnergyClockVersion.string)"]
-        session = URLSession(configuration: configuration)
     }
 
-    /// Fetches `url`; errors name `source` and never include the query string, which may hold a token.
+    /// Fetches `url`; errors name `source` and never include the URL, whose query may hold a token.
     public func get(_ url: URL, source: String) async throws(SourceError) -> HTTPResponse {
-        var request = URLRequest(url: url)
-        request.setValue("application/json, application/xml;q=0.9, */*;q=0.5", forHTTPHeaderField: "Accept")
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.data(for: request)
-        } catch let error as URLError where error.code == .timedOut {
-            throw SourceError(source: source, problem: .timeout(seconds: timeout))
-        } catch let error as URLError {
-            throw SourceError(source: source, problem: .transport(Self.describe(error)))
-        } catch {
-            throw SourceError(source: source, problem: .transport("\(type(of: error))"))
+        _ = Self.globalInit
+        let transfer = Transfer(limit: maxBodyBytes)
+        let result: Result<HTTPResponse, SourceError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let thread = Thread { [self] in
+                    continuation.resume(returning: perform(url, transfer).mapError { SourceError(source: source, problem: $0.problem) })
+                }
+                thread.name = "http-\(source)"
+                thread.start()
+            }
+        } onCancel: {
+            transfer.cancelled.store(true, ordering: .relaxed)
         }
-        guard data.count <= maxBodyBytes else { throw SourceError(source: source, problem: .tooLarge(limit: maxBodyBytes)) }
-        let http = response as? HTTPURLResponse
-        let type = (http?.value(forHTTPHeaderField: "Content-Type") ?? "")
-            .split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        return HTTPResponse(status: http?.statusCode ?? 0, contentType: type, body: [UInt8](data))
+        return try result.get()
     }
 
-    private static func describe(_ error: URLError) -> String {
-        switch error.code {
-        case .cannotConnectToHost: "connection refused"
-        case .cannotFindHost, .dnsLookupFailed: "host not found"
-        case .networkConnectionLost: "connection lost"
-        case .notConnectedToInternet: "no network"
-        case .secureConnectionFailed, .serverCertificateUntrusted: "TLS failed"
-        default: "URL error \(error.code.rawValue)"
+    /// The blocking transfer; runs on its own thread.
+    private func perform(_ url: URL, _ transfer: Transfer) -> Result<HTTPResponse, Failure> {
+        guard let curl = curl_easy_init() else { return .failure(Failure(problem: .transport("could not start a transfer"))) }
+        defer { curl_easy_cleanup(curl) }
+        let headers = curl_slist_append(nil, "Accept: application/json, application/xml;q=0.9, */*;q=0.5")
+        defer { curl_slist_free_all(headers) }
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        ec_setopt_string(curl, CURLOPT_URL, url.absoluteString)
+        ec_setopt_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
+        ec_setopt_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        ec_setopt_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+        ec_setopt_long(curl, CURLOPT_MAXREDIRS, 3)
+        ec_setopt_long(curl, CURLOPT_NOSIGNAL, 1)
+        ec_setopt_long(curl, CURLOPT_TIMEOUT_MS, Int(timeout * 1000))
+        ec_setopt_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(min(timeout, 10) * 1000))
+        ec_setopt_string(curl, CURLOPT_ACCEPT_ENCODING, "")
+        ec_setopt_string(curl, CURLOPT_USERAGENT, "energyclock/\(EnergyClockVersion.string)")
+        ec_setopt_pointer(curl, CURLOPT_HTTPHEADER, headers.map { UnsafeMutableRawPointer($0) })
+        ec_setopt_write(curl) { data, size, count, user in
+            let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
+            let length = size * count
+            guard transfer.body.count + length <= transfer.limit else {
+                transfer.tooLarge = true
+                return 0 // Aborts the transfer.
+            }
+            if let data { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
+            return length
         }
+        ec_setopt_pointer(curl, CURLOPT_WRITEDATA, context)
+        ec_setopt_long(curl, CURLOPT_NOPROGRESS, 0)
+        ec_setopt_progress(curl) { user, _, _, _, _ in
+            Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue().cancelled.load(ordering: .relaxed) ? 1 : 0
+        }
+        ec_setopt_pointer(curl, CURLOPT_XFERINFODATA, context)
+
+        let code = curl_easy_perform(curl)
+        switch code {
+        case CURLE_OK:
+            var status = 0
+            ec_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
+            var type: UnsafePointer<CChar>?
+            ec_getinfo_string(curl, CURLINFO_CONTENT_TYPE, &type)
+            let contentType = type.map { String(cString: $0) }?.split(separator: ";").first
+                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+            return .success(HTTPResponse(status: status, contentType: contentType, body: transfer.body))
+        case CURLE_WRITE_ERROR where transfer.tooLarge, CURLE_FILESIZE_EXCEEDED:
+            return .failure(Failure(problem: .tooLarge(limit: maxBodyBytes)))
+        case CURLE_OPERATION_TIMEDOUT:
+            return .failure(Failure(problem: .timeout(seconds: timeout)))
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .failure(Failure(problem: .transport("cancelled")))
+        case CURLE_COULDNT_CONNECT:
+            return .failure(Failure(problem: .transport("connection refused")))
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return .failure(Failure(problem: .transport("host not found")))
+        default:
+            return .failure(Failure(problem: .transport(String(cString: curl_easy_strerror(code)))))
+        }
+    }
+
+    /// A problem before the source is attached to it.
+    private struct Failure: Error {
+        let problem: SourceError.Problem
+    }
+
+    /// State shared with libcurl's callbacks for one transfer.
+    private final class Transfer: @unchecked Sendable {
+        // `body` and `tooLarge` are touched only by the transfer's own thread.
+        var body: [UInt8] = []
+        var tooLarge = false
+        let limit: Int
+        let cancelled = Atomic<Bool>(false)
+
+        init(limit: Int) { self.limit = limit }
     }
 }
 
