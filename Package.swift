@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "energyclock", targets: ["energyclock"]),
         .library(name: "EnergyClockCore", targets: ["EnergyClockCore"]),
+        .library(name: "MQTTClient", targets: ["MQTTClient"]),
     ],
     targets: [
         // C libraries from Debian.

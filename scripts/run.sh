@@ -26,7 +26,7 @@ if ! timeout 2 bash -c "exec 3<>/dev/tcp/$host/$port" 2>/dev/null; then
     case "$host" in
         localhost | 127.0.0.1 | ::1)
             conf="$(mktemp -d)/mosquitto.conf"
-            printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port" >"$conf"
+            printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n' "$port" >"$conf"
             mosquitto -c "$conf" >"${conf%.conf}.log" 2>&1 &
             broker_pid=$!
             trap '[ -n "$broker_pid" ] && kill "$broker_pid" 2>/dev/null' EXIT

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,6 +9,8 @@ import Glibc
 final class ChildProcess: Sendable {
     let pid: pid_t
     private let output: String
+    /// Set once the process has been reaped, so its pid is never signalled after the kernel may reuse it.
+    private let reaped = Atomic<Bool>(false)
 
     /// Starts `path` with `arguments` and `environment`; stdout and stderr go to a log file.
     init(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws {
@@ -28,11 +31,15 @@ final class ChildProcess: Sendable {
         self.pid = pid
     }
 
+    deinit { kill() }
+
     /// What the process printed so far.
     var log: String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
 
     /// Sends `signal` to the process.
-    func signal(_ number: Int32) { Glibc.kill(pid, number) }
+    func signal(_ number: Int32) {
+        if !reaped.load(ordering: .acquiring) { Glibc.kill(pid, number) }
+    }
 
     /// Whether the process still runs (without reaping it).
     var isRunning: Bool {
@@ -47,6 +54,7 @@ final class ChildProcess: Sendable {
             var status: Int32 = 0
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid {
+                self.reaped.store(true, ordering: .releasing)
                 return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
             }
             if reaped < 0 { return nil }
@@ -57,6 +65,7 @@ final class ChildProcess: Sendable {
 
     /// Kills the process with SIGKILL and reaps it; returns as soon as it is gone.
     func kill() {
+        guard !reaped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         Glibc.kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)

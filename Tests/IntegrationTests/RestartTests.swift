@@ -33,6 +33,29 @@ struct RestartTests {
         await second.stop()
     }
 
+    @Test func aBrokerRestartGetsEveryRetainedTopicBack() async throws {
+        var broker = try await TestBroker.start()
+        let port = broker.port
+        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")))
+        var live = try await TopicRecorder(port: port, filter: "energyclock/#")
+        let price = try #require(await live.wait(for: "energyclock/price") { !$0.isEmpty })
+        await live.stop()
+
+        // A broker without persistence forgets every retained message when it restarts.
+        broker.stop()
+        broker = try await TestBroker.start(port: port)
+        live = try await TopicRecorder(port: port, filter: "energyclock/#")
+        #expect(await live.wait(for: "energyclock/price", timeout: 10) == price)
+        #expect(await live.wait(for: "energyclock/status") == "online")
+        #expect(array(await live.wait(for: "energyclock/prices/today"))?.count == 24)
+        // And it listens to settings again.
+        try live.client.publish("energyclock/settings/vat_percent/set", "9")
+        #expect(object(await live.wait(for: "energyclock/settings/result"))?["ok"] as? Bool == true)
+        await live.stop()
+        await harness.stop()
+        _ = broker
+    }
+
     @Test func switchingBackToTheOnlySourceKeepsItsCache() async throws {
         // With one source, "switching" to itself changes nothing and fetches nothing.
         let broker = try await TestBroker.start()

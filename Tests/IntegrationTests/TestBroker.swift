@@ -16,12 +16,12 @@ final class TestBroker: Sendable {
     }
 
     /// Starts a broker and waits (without blocking a thread) until it listens.
-    static func start(extraConfig: String = "") async throws -> TestBroker {
+    static func start(port fixedPort: Int? = nil, extraConfig: String = "") async throws -> TestBroker {
         guard let executable else { throw BrokerError("mosquitto is not installed (apt-get install mosquitto)") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for _ in 0..<10 {
-            let port = try freePort()
+            let port = try fixedPort ?? freePort()
             let config = directory.appendingPathComponent("mosquitto.conf")
             try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n\(extraConfig)\n"
                 .write(to: config, atomically: true, encoding: .utf8)

@@ -1,0 +1,106 @@
+import EnergyClockCore
+import Foundation
+import MQTTClient
+
+// Measures the hot paths of energyclock and, against a running daemon, the settings round trip.
+//
+//   energyclock-bench core FIXTURE.json
+//   energyclock-bench roundtrip PORT COUNT
+
+/// Runs `body` `runs` times and returns the sorted durations in microseconds.
+func measure(runs: Int, _ body: () -> Void) -> [Double] {
+    body() // warm-up
+    return (0..<runs).map { _ in
+        let start = ContinuousClock.now
+        body()
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12
+    }.sorted()
+}
+
+func report(_ name: String, _ samples: [Double], unit: String = "µs", scale: Double = 1) {
+    func at(_ q: Double) -> String { String(format: "%.1f", samples[min(samples.count - 1, Int(Double(samples.count) * q))] / scale) }
+    print("\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) p50 \(at(0.5)) \(unit)  p95 \(at(0.95)) \(unit)  max \(at(1)) \(unit)  (n=\(samples.count))")
+}
+
+func core(fixture: String) throws {
+    let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
+    let body = [UInt8](try Data(contentsOf: URL(fileURLWithPath: fixture)))
+    report("parse EnergyZero quarter answer (288 slots)", measure(runs: 200) { _ = try! EnergyZeroSource.parse(body) })
+
+    // Sixty days of quarter-hour prices ending tomorrow, as the store keeps them.
+    let today = LocalDay(year: 2026, month: 10, day: 25)
+    let start = calendar.start(of: today.adding(days: -60))
+    let end = calendar.start(of: today.adding(days: 2))
+    let count = Int(end.timeIntervalSince(start) / 900)
+    let slots = (0..<count).map { (i: Int) -> PriceSlot in
+        let from = start.addingTimeInterval(Double(i) * 900)
+        let price: Double = 0.05 + Double((i * 7919) % 300) / 1000
+        return PriceSlot(start: from, end: from.addingTimeInterval(900), market: price)
+    }
+    let now = calendar.start(of: today).addingTimeInterval(13 * 3600)
+    var relative = Settings.defaults
+    relative.colorMode = .relative
+    relative.historyDays = 60
+    for (name, settings) in [("snapshot, absolute, hourly (\(count) slots held)", Settings.defaults),
+                             ("snapshot, relative over 60 days, hourly", relative)] {
+        report(name, measure(runs: 100) {
+            _ = Snapshot.derive(now: now, calendar: calendar, settings: settings, slots: slots, source: "energyzero", stale: false, updatedAt: nil)
+        })
+    }
+    var native = relative
+    native.resolution = .native
+    report("snapshot, relative over 60 days, native", measure(runs: 100) {
+        _ = Snapshot.derive(now: now, calendar: calendar, settings: native, slots: slots, source: "energyzero", stale: false, updatedAt: nil)
+    })
+
+    let patches = (0..<1000).map { i in
+        try! SettingsPatch.parse(field: "green_max", plain: Array(String(format: "%.3f", Double(i % 150) / 1000).utf8), sources: ["energyzero"])
+    }
+    report("fold 1000 settings patches", measure(runs: 100) {
+        _ = patches.reduce(Settings.defaults) { (try? $0.merged($1)) ?? $0 }
+    })
+}
+
+/// Sends `count` settings changes one after another and times each until its result arrives.
+func roundtrip(port: Int, count: Int) async throws {
+    let client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "bench-\(getpid())"))
+    client.start()
+    var samples: [Double] = []
+    var sentAt = ContinuousClock.now
+    var sent = 0
+    for await event in client.events {
+        switch event {
+        case .connected:
+            try client.subscribe("energyclock/settings/result")
+            try await Task.sleep(for: .milliseconds(200))
+            sentAt = ContinuousClock.now
+            try client.publish("energyclock/settings/green_max/set", "0.050")
+            sent = 1
+        case let .message(message) where message.topic == "energyclock/settings/result":
+            let elapsed = ContinuousClock.now - sentAt
+            samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000)
+            guard sent < count else {
+                report("settings round trip over MQTT", samples.sorted(), unit: "ms")
+                await client.stop()
+                return
+            }
+            sentAt = ContinuousClock.now
+            try client.publish("energyclock/settings/green_max/set", String(format: "%.3f", 0.05 + Double(sent % 40) / 1000))
+            sent += 1
+        default:
+            break
+        }
+    }
+}
+
+let arguments = CommandLine.arguments
+switch arguments.dropFirst().first {
+case "core" where arguments.count == 3:
+    try core(fixture: arguments[2])
+case "roundtrip" where arguments.count == 4:
+    try await roundtrip(port: Int(arguments[2])!, count: Int(arguments[3])!)
+default:
+    print("usage: energyclock-bench core FIXTURE.json | roundtrip PORT COUNT")
+    exit(2)
+}
