@@ -12,10 +12,20 @@ final class CallbackContext: Sendable {
     let stopping = Atomic<Bool>(false)
     let acknowledged = Mutex<Set<Int32>>([])
     let loopFinished = DispatchSemaphore(value: 0)
+    /// The network thread ended after ``MQTTClient/stop(timeout:)``.
+    let loopEnded = Atomic<Bool>(false)
+    /// A connection problem was already reported since the last successful connect.
+    let outageReported = Atomic<Bool>(false)
 
     init(continuation: AsyncStream<MQTTEvent>.Continuation, version: MQTTVersion) {
         self.continuation = continuation
         self.version = version
+    }
+
+    /// Reports a lost or failed connection once per outage, so retries do not flood the log.
+    func reportOutage(_ reason: String) {
+        guard !outageReported.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        continuation.yield(.connectionLost(reason))
     }
 
     static func from(_ pointer: UnsafeMutableRawPointer?) -> CallbackContext {
@@ -33,12 +43,13 @@ final class CallbackContext: Sendable {
     static func install(on mosq: OpaquePointer) {
         mosquitto_connect_v5_callback_set(mosq) { _, user, code, _, _ in
             let context = CallbackContext.from(user)
+            context.outageReported.store(code != 0, ordering: .releasing)
             context.continuation.yield(code == 0 ? .connected : .refused(context.reason(code)))
         }
         mosquitto_disconnect_v5_callback_set(mosq) { _, user, code, _ in
             let context = CallbackContext.from(user)
             guard !context.stopping.load(ordering: .acquiring) else { return }
-            context.continuation.yield(.connectionLost(String(cString: mosquitto_strerror(code))))
+            context.reportOutage(String(cString: mosquitto_strerror(code)))
         }
         mosquitto_publish_v5_callback_set(mosq) { _, user, mid, _, _ in
             let context = CallbackContext.from(user)

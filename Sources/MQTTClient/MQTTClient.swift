@@ -61,7 +61,10 @@ public final class MQTTClient: Sendable {
 
     deinit {
         context.continuation.finish()
-        mosquitto_destroy(handle.mosq)
+        // A network thread that never ended still uses the handle; leaking it is the safe choice.
+        if !context.stopping.load(ordering: .acquiring) || context.loopEnded.load(ordering: .acquiring) {
+            mosquitto_destroy(handle.mosq)
+        }
     }
 
     private func configure() throws(MQTTError) {
@@ -89,30 +92,15 @@ public final class MQTTClient: Sendable {
     }
 
     /// Starts connecting in the background; progress arrives on ``events``.
+    ///
+    /// The network loop is this client's own thread rather than `mosquitto_loop_forever`, so it
+    /// reconnects after every error (DNS and refusals included) and notices ``stop()`` within 0.1 s.
     public func start() {
         let handle = handle
         let context = context
         let options = options
         let thread = Thread {
-            let mosq = handle.mosq
-            var rc = mosquitto_connect_async(mosq, options.host, Int32(options.port), Int32(options.keepalive))
-            var delay = Double(options.reconnectDelay.min)
-            while !context.stopping.load(ordering: .acquiring) {
-                if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
-                    delay = Double(options.reconnectDelay.min)
-                    // Returns only on disconnect or on errors it will not retry by itself.
-                    rc = mosquitto_loop_forever(mosq, 1000, 1)
-                }
-                if context.stopping.load(ordering: .acquiring) { break }
-                if rc != Int32(MOSQ_ERR_SUCCESS.rawValue) {
-                    context.continuation.yield(.connectionLost(String(cString: mosquitto_strerror(rc))))
-                }
-                // Back off, watching for stop() every tenth of a second.
-                let until = Date().addingTimeInterval(delay)
-                while Date() < until, !context.stopping.load(ordering: .acquiring) { usleep(100_000) }
-                delay = min(delay * 2, Double(options.reconnectDelay.max))
-                rc = mosquitto_reconnect(mosq)
-            }
+            NetworkLoop(mosq: handle.mosq, context: context, options: options).run()
             context.loopFinished.signal()
         }
         thread.name = "mqtt-\(options.clientID)"
@@ -172,16 +160,18 @@ public final class MQTTClient: Sendable {
     }
 
     /// Disconnects cleanly (the broker does not send the will) and ends the network thread.
-    public func stop() async {
+    ///
+    /// Waits at most `timeout` seconds for the thread, which may be stuck in a name lookup.
+    public func stop(timeout: Double = 1.5) async {
         guard !context.stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         mosquitto_disconnect(handle.mosq)
         let finished = context.loopFinished
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        let ended = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
             DispatchQueue.global().async {
-                finished.wait()
-                done.resume()
+                done.resume(returning: finished.wait(timeout: .now() + timeout) == .success)
             }
         }
+        context.loopEnded.store(ended, ordering: .releasing)
         context.continuation.finish()
     }
 }

@@ -68,6 +68,31 @@ struct ProcessTests {
         await live.stop()
     }
 
+    @Test func startsBeforeTheBrokerAndStopsQuicklyWhileItIsGone() async throws {
+        let port = try TestBroker.freePort()
+        let daemon = try ChildProcess(Self.binary, [
+            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(port)", "--state-dir", temporaryDirectory().path,
+            "--energyzero-url", "http://127.0.0.1:9",
+        ], environment: environment([:]))
+        while !daemon.log.contains("connection to 127.0.0.1:\(port) lost") { try await Task.sleep(for: .milliseconds(10)) }
+
+        // The broker appears later: the daemon connects by itself.
+        let broker = try await TestBroker.start(port: port)
+        let live = try await TopicRecorder(port: port, filter: "energyclock/status")
+        #expect(await live.wait(for: "energyclock/status", timeout: 10) { $0 == "online" } != nil, "\(daemon.log)")
+        await live.stop()
+
+        // The broker goes away again; a stop during the outage is still quick and clean.
+        broker.stop()
+        try await Task.sleep(for: .milliseconds(300))
+        let stopping = Date()
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 5) == 0, "\(daemon.log)")
+        #expect(Date().timeIntervalSince(stopping) < 2)
+        // One line per outage, not one per retry.
+        #expect(daemon.log.components(separatedBy: "lost").count - 1 <= 3, "\(daemon.log)")
+    }
+
     @Test func theLastWillSaysOfflineWhenTheDaemonDies() async throws {
         let broker = try await TestBroker.start()
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
