@@ -4,8 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-ensure_packages
-ensure_swift
+ensure_build_environment
 swift build -c release --product energyclock
 (cd bench && swift build -c release)
 bench="bench/.build/release/energyclock-bench"

@@ -4,8 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-ensure_packages
-ensure_swift
+ensure_build_environment
 swift build -c release --product energyclock
 binary="$(swift build -c release --show-bin-path)/energyclock"
 

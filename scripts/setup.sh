@@ -35,3 +35,9 @@ ensure_swift() {
         exit 1
     fi
 }
+
+# Everything a build needs: the packages, then the toolchain.
+ensure_build_environment() {
+    ensure_packages
+    ensure_swift
+}

@@ -4,7 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-ensure_packages
-ensure_swift
+ensure_build_environment
 swift build --build-tests
 swift test --skip-build "$@"

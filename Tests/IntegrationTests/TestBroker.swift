@@ -57,16 +57,7 @@ final class TestBroker: Sendable {
                 p += 1
                 return p
             }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-            }
-            close(fd)
-            if bound { return port }
+            if withLoopbackSocket(port: port, bind) { return port }
         }
         throw BrokerError("no free port")
     }
@@ -74,15 +65,7 @@ final class TestBroker: Sendable {
     static func waitUntilListening(port: Int, process: ChildProcess) async -> Bool {
         for _ in 0..<500 {
             guard process.isRunning else { return false }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-            }
-            close(fd)
+            let connected = withLoopbackSocket(port: port, connect)
             // Make sure it is our broker that answers, not one that already held the port.
             if connected {
                 try? await Task.sleep(for: .milliseconds(20))
@@ -97,4 +80,18 @@ final class TestBroker: Sendable {
 struct BrokerError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Opens a TCP socket, applies `operation` (bind or connect) to 127.0.0.1:`port`, closes it,
+/// and says whether the operation succeeded.
+func withLoopbackSocket(port: Int, _ operation: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { operation(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
 }

@@ -47,7 +47,11 @@ extension PriceManager {
                 save(fetched, source: source.id, at: nil)
                 guard settings.source == source.id else { return }
                 slots = slots.replacing(with: fetched)
-                logger.info("backfilled \(day) from \(source.id)")
+                if slots.covers(calendar.interval(of: day)) {
+                    logger.info("backfilled \(day) from \(source.id)")
+                } else {
+                    logger.info("\(source.id) has no complete prices for \(day); relative thresholds use what there is")
+                }
             } catch {
                 logger.warning("backfill of \(day) failed: \(error)")
                 return
