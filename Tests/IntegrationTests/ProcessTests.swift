@@ -93,6 +93,33 @@ struct ProcessTests {
         #expect(daemon.log.components(separatedBy: "lost").count - 1 <= 3, "\(daemon.log)")
     }
 
+    @Test func credentialsComeFromTheEnvironmentOrAFileNeverAFlag() async throws {
+        let directory = temporaryDirectory()
+        let passwords = directory.appendingPathComponent("passwd").path
+        let maker = try ChildProcess("/usr/bin/mosquitto_passwd", ["-c", "-b", passwords, "clock", "s3cret word"])
+        #expect(await maker.waitForExit(timeout: 10) == 0, "\(maker.log)")
+        let broker = try await TestBroker.start(extraConfig: "allow_anonymous false\npassword_file \(passwords)")
+        let arguments = ["run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-username", "clock",
+                         "--state-dir", temporaryDirectory().path, "--energyzero-url", "http://127.0.0.1:9"]
+
+        // Wrong password: a clear refusal in the log, and the password itself nowhere.
+        let refused = try ChildProcess(Self.binary, arguments, environment: environment(["ENERGYCLOCK_MQTT_PASSWORD": "wrong"]))
+        while !refused.log.contains("refused the connection") { try await Task.sleep(for: .milliseconds(10)) }
+        refused.signal(SIGTERM)
+        #expect(await refused.waitForExit(timeout: 5) == 0)
+        #expect(refused.log.contains("Not authorized"), "\(refused.log)")
+        #expect(!refused.log.contains("wrong"))
+
+        // The right password from a file (with its trailing newline) gets in.
+        let file = directory.appendingPathComponent("password").path
+        try "s3cret word\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let daemon = try ChildProcess(Self.binary, arguments + ["--mqtt-password-file", file], environment: environment([:]))
+        while !daemon.log.contains("connected to") { try await Task.sleep(for: .milliseconds(10)) }
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 5) == 0)
+        #expect(!daemon.log.contains("s3cret"))
+    }
+
     @Test func theLastWillSaysOfflineWhenTheDaemonDies() async throws {
         let broker = try await TestBroker.start()
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
