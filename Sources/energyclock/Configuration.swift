@@ -10,6 +10,14 @@ struct Configuration {
     var stateDirectory: URL
     var calendar: LocalCalendar
     var energyZeroURL: URL
+    var entsoeURL: URL
+    var entsoeToken: String?
+    var awattarURL: URL?
+    var energyChartsURL: URL
+    var customURL: String?
+    var allowRemoteURL: Bool
+    var date: LocalDay?
+    var source: String?
     var fetchTimeout: Double
     var maxBodyBytes: Int
     var policy: RefreshSchedule.Policy
@@ -21,6 +29,11 @@ struct Configuration {
         OptionSpec(name: "state-dir", value: "DIR", help: "where the store lives (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/energyclock, else ~/.local/state/energyclock)"),
         OptionSpec(name: "timezone", value: "ZONE", help: "IANA zone that defines today (default: Europe/Amsterdam)"),
         OptionSpec(name: "energyzero-url", value: "URL", help: "EnergyZero API base (default: https://public.api.energyzero.nl)"),
+        OptionSpec(name: "entsoe-url", value: "URL", help: "ENTSO-E API base (default: https://web-api.tp.entsoe.eu)"),
+        OptionSpec(name: "entsoe-token-file", value: "FILE", help: "file holding the ENTSO-E security token (or set ENERGYCLOCK_ENTSOE_TOKEN)"),
+        OptionSpec(name: "awattar-url", value: "URL", help: "aWATTar API base for every zone (default: api.awattar.de for DE-LU, api.awattar.at for AT)"),
+        OptionSpec(name: "energycharts-url", value: "URL", help: "Energy-Charts API base (default: https://api.energy-charts.info)"),
+        OptionSpec(name: "custom-url", value: "URL", help: "sets the custom_url setting: an http(s):// or file:// price list"),
         OptionSpec(name: "fetch-timeout", value: "SECONDS", help: "HTTP time-out per request, 1-300 (default: 20)"),
         OptionSpec(name: "max-body-bytes", value: "BYTES", help: "largest price response accepted (default: 8388608)"),
         OptionSpec(name: "log-level", value: "LEVEL", help: "debug, info, warning or error (default: info)"),
@@ -38,11 +51,14 @@ struct Configuration {
         OptionSpec(name: "topic-prefix", value: "PREFIX", help: "root of the topic tree (default: energyclock)"),
         OptionSpec(name: "tomorrow-hour", value: "HOUR", help: "local hour from which tomorrow's prices are polled, 0-23 (default: 13)"),
         OptionSpec(name: "poll-interval", value: "SECONDS", help: "pause between polls for due prices, 30-3600 (default: 300)"),
+        OptionSpec(name: "allow-remote-url", value: nil, help: "let custom_url be changed over MQTT (off: such changes are refused)"),
     ] + commonSpecs
 
     /// Options of `energyclock prices`.
     static let pricesSpecs: [OptionSpec] = [
         OptionSpec(name: "json", value: nil, help: "print JSON instead of a table"),
+        OptionSpec(name: "date", value: "YYYY-MM-DD", help: "show this local day instead of today and tomorrow"),
+        OptionSpec(name: "source", value: "SOURCE", help: "ask this source instead of the chosen one"),
     ] + commonSpecs
 
     /// Reads and checks every option.
@@ -59,6 +75,19 @@ struct Configuration {
         self.logLevel = logLevel
         stateDirectory = try Self.stateDirectory(options, environment: environment)
         energyZeroURL = try options.url("energyzero-url", default: EnergyZeroSource.defaultBaseURL)
+        entsoeURL = try options.url("entsoe-url", default: EntsoeSource.defaultBaseURL)
+        energyChartsURL = try options.url("energycharts-url", default: EnergyChartsSource.defaultBaseURL)
+        awattarURL = options["awattar-url"] == nil ? nil : try options.url("awattar-url", default: EnergyChartsSource.defaultBaseURL)
+        entsoeToken = try Self.secret(options, file: "entsoe-token-file", variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
+        customURL = options["custom-url"]
+        allowRemoteURL = try options.flag("allow-remote-url")
+        source = options["source"]
+        if let text = options["date"] {
+            guard let day = LocalDay(parsing: text) else {
+                throw UsageError("\(options.origin("date")) must be a date as YYYY-MM-DD, got \"\(text)\"")
+            }
+            date = day
+        }
         fetchTimeout = try options.number("fetch-timeout", in: 1...300, default: 20)
         maxBodyBytes = try options.integer("max-body-bytes", in: 1024...(256 << 20), default: 8 << 20)
         policy = RefreshSchedule.Policy()
@@ -90,7 +119,7 @@ struct Configuration {
             port: try options.integer("mqtt-port", in: 1...65535, default: 1883),
             clientID: clientID,
             username: options["mqtt-username"],
-            password: try Self.password(options, environment: environment),
+            password: try Self.secret(options, file: "mqtt-password-file", variable: "ENERGYCLOCK_MQTT_PASSWORD", environment: environment),
             version: version,
             keepalive: try options.integer("mqtt-keepalive", in: 5...3600, default: 60),
             will: MQTTWill(topic: topics.status, payload: Array("offline".utf8))
@@ -114,16 +143,17 @@ struct Configuration {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/energyclock")
     }
 
-    private static func password(_ options: ParsedOptions, environment: [String: String]) throws(UsageError) -> String? {
-        if let file = options["mqtt-password-file"] {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw UsageError("\(options.origin("mqtt-password-file")): cannot read \(file)")
+    /// A secret from the file named by option `file` (trailing newlines dropped), else from `variable`.
+    private static func secret(_ options: ParsedOptions, file: String, variable: String, environment: [String: String]) throws(UsageError) -> String? {
+        if let path = options[file] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw UsageError("\(options.origin(file)): cannot read \(path)")
             }
             var text = String(decoding: data, as: UTF8.self)
             while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
             return text
         }
-        return environment["ENERGYCLOCK_MQTT_PASSWORD"]
+        return environment[variable]
     }
 
     func logger(_ label: String) -> Logger { Logger(label: label, level: logLevel) }
@@ -131,6 +161,22 @@ struct Configuration {
     /// The sources this build knows, configured from the options.
     var catalog: SourceCatalog {
         let http = HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes)
-        return SourceCatalog([EnergyZeroSource(baseURL: energyZeroURL, http: http)])
+        return SourceCatalog([
+            EnergyZeroSource(baseURL: energyZeroURL, http: http),
+            EntsoeSource(baseURL: entsoeURL, token: entsoeToken, http: http),
+            AwattarSource(override: awattarURL, http: http),
+            EnergyChartsSource(baseURL: energyChartsURL, http: http),
+            CustomSource(http: http),
+        ])
+    }
+
+    /// Settings the command line sets, applied over the saved ones at start.
+    func overrides(sources: [String]) throws(UsageError) -> SettingsPatch? {
+        guard let customURL else { return nil }
+        do {
+            return try SettingsPatch.parse(field: SettingsField.customURL.rawValue, plain: Array(JSONWriter.quoted(customURL).utf8), sources: sources)
+        } catch {
+            throw UsageError("--custom-url: \(error)")
+        }
     }
 }

@@ -47,10 +47,11 @@ enum Daemon {
             let catalog = config.catalog
             let manager = try PriceManager(
                 configuration: .init(calendar: config.calendar, policy: config.policy),
-                store: store, catalog: catalog, clock: SystemClock(), output: publisher, logger: config.logger("manager")
+                store: store, catalog: catalog, clock: SystemClock(), output: publisher, logger: config.logger("manager"),
+                overrides: try config.overrides(sources: catalog.ids)
             )
             service = EnergyClockService(manager: manager, client: client, publisher: publisher,
-                                         router: SettingsRouter(topics: config.topics, sources: catalog.ids),
+                                         router: SettingsRouter(topics: config.topics, sources: catalog.ids, allowRemoteURL: config.allowRemoteURL),
                                          logger: config.logger("service"))
         } catch {
             logger.error("\(error)")

@@ -10,17 +10,33 @@ enum PricesCommand {
         let snapshot: Snapshot
         do {
             let store = try PriceStore(directory: config.stateDirectory)
+            let catalog = config.catalog
             let manager = try PriceManager(
                 configuration: .init(calendar: config.calendar, policy: config.policy),
-                store: store, catalog: config.catalog, clock: SystemClock(), output: SilentOutput(), logger: logger
+                store: store, catalog: catalog, clock: SystemClock(), output: SilentOutput(), logger: logger,
+                overrides: try config.overrides(sources: catalog.ids)
             )
-            snapshot = await manager.loadAndFetchIfNeeded()
+            if let source = config.source, catalog[source] == nil {
+                throw UsageError("--source must be one of \(catalog.ids.joined(separator: ", ")), got \"\(source)\"")
+            }
+            if config.date != nil || config.source != nil {
+                let day = config.date ?? config.calendar.day(containing: Date())
+                snapshot = try await manager.snapshot(of: day, source: config.source)
+            } else {
+                snapshot = await manager.loadAndFetchIfNeeded()
+            }
             await manager.close()
+        } catch let error as UsageError {
+            FileHandle.standardError.write(Data("energyclock: \(error)\n".utf8))
+            return 2
+        } catch let error as SettingsError {
+            FileHandle.standardError.write(Data("energyclock: \(error)\n".utf8))
+            return 2
         } catch {
             logger.error("\(error)")
             return 1
         }
-        print(config.json ? json(snapshot) : table(snapshot, colored: isatty(STDOUT_FILENO) == 1))
+        print(config.json ? json(snapshot) : table(snapshot, colored: isatty(STDOUT_FILENO) == 1, dated: config.date != nil))
         return snapshot.today.isEmpty && snapshot.stale ? 1 : 0
     }
 
@@ -41,14 +57,15 @@ enum PricesCommand {
         return w.output
     }
 
-    static func table(_ snapshot: Snapshot, colored: Bool) -> String {
+    static func table(_ snapshot: Snapshot, colored: Bool, dated: Bool) -> String {
         let calendar = snapshot.calendar
         let today = calendar.day(containing: snapshot.now)
         var lines = ["energyclock prices: \(snapshot.source), \(snapshot.settings.resolution.rawValue) slots, \(snapshot.timeZone.identifier), EUR/kWh incl. VAT"
             + (snapshot.stale ? " (stale: the last fetch failed)" : "")]
-        for (title, day, slots) in [("Today", today, snapshot.today), ("Tomorrow", today.adding(days: 1), snapshot.tomorrow)] {
+        let titles = dated ? ["", "Next day "] : ["Today ", "Tomorrow "]
+        for (title, day, slots) in [(titles[0], today, snapshot.today), (titles[1], today.adding(days: 1), snapshot.tomorrow)] {
             lines.append("")
-            lines.append("\(title) \(day)")
+            lines.append("\(title)\(day)")
             if slots.isEmpty { lines.append("  no prices known yet") }
             for slot in slots {
                 let start = ISO8601.local(slot.slot.start, in: calendar)

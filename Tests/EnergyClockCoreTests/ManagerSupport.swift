@@ -17,7 +17,7 @@ final class MemorySource: PriceSource {
     func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
 
     /// Answers like EnergyZero: the requested day with its neighbours.
-    func fetch(day: LocalDay, calendar: LocalCalendar) async throws(SourceError) -> [PriceSlot] {
+    func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
         let (slots, failing) = state.withLock { s in
             s.requests.append(day)
             return (s.slots, s.failing)

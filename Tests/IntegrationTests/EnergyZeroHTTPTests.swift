@@ -11,12 +11,12 @@ struct EnergyZeroHTTPTests {
     func fetch(_ response: TestHTTPServer.Response, timeout: Double = 2, maxBody: Int = 1 << 20) async throws -> Result<[PriceSlot], SourceError> {
         let server = try TestHTTPServer { _ in response }
         let source = EnergyZeroSource(baseURL: server.baseURL, http: HTTPClient(timeout: timeout, maxBodyBytes: maxBody))
-        do { return .success(try await source.fetch(day: day, calendar: calendar)) } catch { return .failure(error) }
+        do { return .success(try await source.fetch(day: day, calendar: calendar, settings: .defaults)) } catch { return .failure(error) }
     }
 
     @Test func aRealAnswerParsesAndTheRequestIsWellFormed() async throws {
         let server = try fixtureServer()
-        let slots = try await EnergyZeroSource(baseURL: server.baseURL).fetch(day: day, calendar: calendar)
+        let slots = try await EnergyZeroSource(baseURL: server.baseURL).fetch(day: day, calendar: calendar, settings: .defaults)
         #expect(slots.count == 288)
         #expect(server.requests == ["/public/v1/prices?energyType=ENERGY_TYPE_ELECTRICITY&date=17-12-2025&interval=INTERVAL_QUARTER"])
     }
@@ -54,7 +54,7 @@ struct EnergyZeroHTTPTests {
         let port = try TestBroker.freePort()
         let source = EnergyZeroSource(baseURL: URL(string: "http://127.0.0.1:\(port)")!, http: HTTPClient(timeout: 2))
         await #expect(throws: SourceError(source: "energyzero", problem: .transport("connection refused"))) {
-            try await source.fetch(day: day, calendar: calendar)
+            try await source.fetch(day: day, calendar: calendar, settings: .defaults)
         }
     }
 }

@@ -22,6 +22,8 @@ extension PriceManager {
         applying = false
     }
 
+    private func cacheKey(_ settings: Settings) -> String? { catalog[settings.source]?.cacheKey(for: settings) }
+
     /// Folds `batch` onto the settings, commits once, publishes once, then answers each request.
     func apply(_ batch: [SettingsRequest]) async {
         let old = settings
@@ -29,6 +31,7 @@ extension PriceManager {
         let folded = batch.reduce(old) { state, request in
             do {
                 let next = try state.merged(request.patch.get())
+                try catalog.check(next)
                 results.append(.success(next))
                 return next
             } catch let error as SettingsError {
@@ -53,7 +56,7 @@ extension PriceManager {
         if committed != old {
             settings = committed
             logger.info("settings changed: \(committed.json)")
-            if committed.source != old.source {
+            if cacheKey(committed) != cacheKey(old) {
                 loadCache()
                 schedule.requestFetch()
             } else if committed.historyDays > old.historyDays {

@@ -34,6 +34,8 @@ public actor PriceManager {
     var slots: [PriceSlot] = []
     var stale = false
     var updatedAt: Date?
+    /// The source whose slots are held: the chosen one, or a fallback while it fails.
+    var servedBy = ""
     var schedule: RefreshSchedule
     var currentDay: LocalDay?
     var backfillTried: Set<LocalDay> = []
@@ -43,10 +45,12 @@ public actor PriceManager {
 
     /// A manager over `store`, restoring the saved settings (or the defaults on first start).
     ///
-    /// Throws when the saved settings no longer pass validation, rather than silently resetting them.
+    /// `overrides` are settings from the local configuration (such as `--custom-url`); they are
+    /// checked, applied over the saved settings and saved. Throws when the saved settings no
+    /// longer pass validation, rather than silently resetting them.
     public init(
         configuration: Configuration, store: sending PriceStore, catalog: SourceCatalog, clock: any WallClock,
-        output: any ManagerOutput, logger: Logger = Logger(label: "manager"),
+        output: any ManagerOutput, logger: Logger = Logger(label: "manager"), overrides: SettingsPatch? = nil,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }
     ) throws(ManagerError) {
         self.configuration = configuration
@@ -56,7 +60,20 @@ public actor PriceManager {
         self.logger = logger
         self.jitter = jitter
         schedule = RefreshSchedule(policy: configuration.policy)
-        settings = try Self.restoreSettings(from: store, catalog: catalog)
+        var restored = try Self.restoreSettings(from: store, catalog: catalog)
+        if let overrides, !overrides.values.isEmpty {
+            do {
+                restored = try restored.merged(overrides)
+                try store.save(restored)
+            } catch let error as SettingsError {
+                throw .invalidOverride(error)
+            } catch let error as StoreError {
+                throw .store(error)
+            } catch {
+                preconditionFailure("unexpected \(error)")
+            }
+        }
+        settings = restored
         self.store = store
     }
 
@@ -77,7 +94,7 @@ public actor PriceManager {
     /// What the outside world should see now.
     public func snapshot() -> Snapshot {
         Snapshot.derive(now: clock.now, calendar: calendar, settings: settings, slots: slots,
-                        source: settings.source, stale: stale, updatedAt: updatedAt)
+                        source: servedBy, stale: stale, updatedAt: updatedAt)
     }
 
     /// Publishes from the cache at once, then fetches and follows the clock until cancelled.
@@ -119,18 +136,30 @@ public actor PriceManager {
     /// What is missing at `now`.
     func need(at now: Date) -> RefreshSchedule.Need {
         let today = calendar.day(containing: now)
-        let tomorrowDue = now >= calendar.instant(hour: configuration.policy.tomorrowHour, on: today)
         return RefreshSchedule.Need(
             today: !slots.covers(calendar.interval(of: today)),
-            tomorrow: tomorrowDue && !slots.covers(calendar.interval(of: today.adding(days: 1)))
+            tomorrow: now >= publicationTime(on: today) && !slots.covers(calendar.interval(of: today.adding(days: 1))),
+            chosenSource: servedBy == settings.source
         )
+    }
+
+    /// When tomorrow's prices are expected on `day`.
+    func publicationTime(on day: LocalDay) -> Date {
+        calendar.instant(hour: configuration.policy.tomorrowHour, on: day)
+    }
+
+    /// The days a cache load covers: the retention period up to the end of tomorrow.
+    func retentionWindow() -> DateInterval {
+        let today = calendar.day(containing: clock.now)
+        return DateInterval(start: calendar.start(of: today.adding(days: -configuration.retentionDays)),
+                            end: calendar.start(of: today.adding(days: 2)))
     }
 
     /// The next instant something changes by itself: a slot boundary, the publication hour or midnight.
     func nextEvent(after now: Date) -> Date {
         let today = calendar.day(containing: now)
         var event = calendar.start(of: today.adding(days: 1))
-        let publication = calendar.instant(hour: configuration.policy.tomorrowHour, on: today)
+        let publication = publicationTime(on: today)
         if publication > now { event = min(event, publication) }
         if let i = slots.index(containing: now) {
             event = min(event, slots[i].end)
@@ -175,18 +204,17 @@ public actor PriceManager {
 
     /// Loads the chosen source's cached slots and last fetch time.
     func loadCache() {
-        let today = calendar.day(containing: clock.now)
-        let window = DateInterval(start: calendar.start(of: today.adding(days: -configuration.retentionDays)),
-                                  end: calendar.start(of: today.adding(days: 2)))
+        let key = catalog[settings.source]?.cacheKey(for: settings) ?? settings.source
         do {
-            slots = try store.slots(source: settings.source, overlapping: window)
-            updatedAt = try store.lastSuccess(source: settings.source)
+            slots = try store.slots(source: key, overlapping: retentionWindow())
+            updatedAt = try store.lastSuccess(source: key)
         } catch {
             logger.error("\(error)")
             slots = []
         }
+        servedBy = settings.source
         stale = false
-        logger.info("loaded \(slots.count) cached slots of \(settings.source)")
+        logger.info("loaded \(slots.count) cached slots of \(key)")
     }
 }
 
@@ -196,6 +224,8 @@ public enum ManagerError: Error, Sendable, CustomStringConvertible {
     case store(StoreError)
     /// The saved settings fail validation.
     case invalidStoredSettings(SettingsError)
+    /// A setting given on the command line fails validation.
+    case invalidOverride(SettingsError)
 
     /// What happened and what to do.
     public var description: String {
@@ -203,6 +233,7 @@ public enum ManagerError: Error, Sendable, CustomStringConvertible {
         case let .store(error): "\(error)"
         case let .invalidStoredSettings(error):
             "the saved settings are invalid (\(error)); fix them over MQTT after removing the store, or restore a backup"
+        case let .invalidOverride(error): "invalid setting on the command line: \(error)"
         }
     }
 }

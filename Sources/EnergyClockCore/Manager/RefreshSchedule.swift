@@ -28,15 +28,18 @@ public struct RefreshSchedule: Sendable, Equatable {
         public var today: Bool
         /// Tomorrow is due (past the publication hour) but not completely covered.
         public var tomorrow: Bool
+        /// The prices come from the chosen source, not from a fallback.
+        public var chosenSource: Bool
 
-        /// A need from its two parts.
-        public init(today: Bool, tomorrow: Bool) {
+        /// A need from its parts.
+        public init(today: Bool, tomorrow: Bool, chosenSource: Bool = true) {
             self.today = today
             self.tomorrow = tomorrow
+            self.chosenSource = chosenSource
         }
 
-        /// Whether anything is missing.
-        public var any: Bool { today || tomorrow }
+        /// Whether anything is missing, a return to the chosen source included.
+        public var any: Bool { today || tomorrow || !chosenSource }
     }
 
     /// The next step.

@@ -22,6 +22,14 @@ public struct Settings: Sendable, Hashable {
     public var surcharge: Double
     /// Hourly means or the source's own slots.
     public var resolution: Resolution
+    /// Bidding zone for sources that serve several markets, e.g. `NL` or `DE-LU`.
+    public var zone: String
+    /// Sources tried in order when `source` fails.
+    public var fallbackSources: [String]
+    /// Where the `custom` source reads its JSON: an `http(s)://` or `file://` URL, or empty.
+    public var customURL: String
+    /// Unit of the `custom` source's prices unless its document names one: `EUR/kWh` or `EUR/MWh`.
+    public var customUnit: String
 
     /// The settings of a fresh installation.
     public static let defaults = Settings(
@@ -31,13 +39,18 @@ public struct Settings: Sendable, Hashable {
         historyDays: 7,
         vatPercent: 21,
         surcharge: 0,
-        resolution: .hour
+        resolution: .hour,
+        zone: "NL",
+        fallbackSources: [],
+        customURL: "",
+        customUnit: "EUR/kWh"
     )
 
     /// Settings from all their parts.
     public init(
         source: String, colorMode: ColorMode, thresholds: Thresholds, historyDays: Int,
-        vatPercent: Double, surcharge: Double, resolution: Resolution
+        vatPercent: Double, surcharge: Double, resolution: Resolution,
+        zone: String, fallbackSources: [String], customURL: String, customUnit: String
     ) {
         self.source = source
         self.colorMode = colorMode
@@ -46,6 +59,10 @@ public struct Settings: Sendable, Hashable {
         self.vatPercent = vatPercent
         self.surcharge = surcharge
         self.resolution = resolution
+        self.zone = zone
+        self.fallbackSources = fallbackSources
+        self.customURL = customURL
+        self.customUnit = customUnit
     }
 
     /// What a household pays for `market`: `(market + surcharge) × (1 + vat_percent / 100)`.
@@ -69,6 +86,10 @@ public struct Settings: Sendable, Hashable {
             case let .text(value): w.string(value)
             case let .number(value): w.number(value)
             case let .integer(value): w.integer(value)
+            case let .list(values):
+                w.beginArray()
+                values.forEach { w.string($0) }
+                w.endArray()
             }
         }
         w.endObject()

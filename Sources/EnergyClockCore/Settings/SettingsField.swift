@@ -18,6 +18,14 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case surcharge
     /// `hour` or `native`.
     case resolution
+    /// Bidding zone code.
+    case zone
+    /// Ordered list of fallback source ids.
+    case fallbackSources = "fallback_sources"
+    /// URL of the custom source.
+    case customURL = "custom_url"
+    /// Unit of the custom source.
+    case customUnit = "custom_unit"
 
     /// The kind of value the field takes and its allowed range.
     public var kind: Kind {
@@ -29,6 +37,10 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case .vatPercent: .number(0...100)
         case .surcharge: .number(-1...5)
         case .historyDays: .integer(1...60)
+        case .zone: .choice(BiddingZone.all.map(\.code))
+        case .fallbackSources: .sourceList
+        case .customURL: .url
+        case .customUnit: .choice(["EUR/kWh", "EUR/MWh"])
         }
     }
 
@@ -40,6 +52,10 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case number(ClosedRange<Double>)
         /// A whole number within the range.
         case integer(ClosedRange<Int>)
+        /// A list of distinct known source ids.
+        case sourceList
+        /// Empty, or an `http://`, `https://` or `file://` URL.
+        case url
     }
 }
 
@@ -51,6 +67,8 @@ public enum SettingValue: Sendable, Hashable {
     case number(Double)
     /// A whole number.
     case integer(Int)
+    /// A list of words.
+    case list([String])
 }
 
 extension Settings {
@@ -67,6 +85,10 @@ extension Settings {
             case .historyDays: .integer(historyDays)
             case .vatPercent: .number(vatPercent)
             case .surcharge: .number(surcharge)
+            case .zone: .text(zone)
+            case .fallbackSources: .list(fallbackSources)
+            case .customURL: .text(customURL)
+            case .customUnit: .text(customUnit)
             }
         }
         set {
@@ -80,6 +102,10 @@ extension Settings {
             case let (.historyDays, .integer(v)): historyDays = v
             case let (.vatPercent, .number(v)): vatPercent = v
             case let (.surcharge, .number(v)): surcharge = v
+            case let (.zone, .text(v)): zone = v
+            case let (.fallbackSources, .list(v)): fallbackSources = v
+            case let (.customURL, .text(v)): customURL = v
+            case let (.customUnit, .text(v)): customUnit = v
             default: assertionFailure("\(newValue) does not fit \(field.rawValue)")
             }
         }

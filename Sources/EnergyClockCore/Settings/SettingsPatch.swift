@@ -65,6 +65,33 @@ extension SettingsField {
                                   allowed: "between \(DecimalFormat.string(range.lowerBound)) and \(DecimalFormat.string(range.upperBound))")
             }
             return .number(number)
+        case .sourceList:
+            let names: [JSONValue]
+            switch value {
+            case let .array(items): names = items
+            case let .string(text) where plain:
+                // `settings/fallback_sources/set` also takes `entsoe,energycharts`; empty clears the list.
+                names = text.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }
+            default: throw .wrongType(field: rawValue, expected: "an array of source names", found: value.typeName)
+            }
+            var list: [String] = []
+            for name in names {
+                guard case let .string(text) = name else {
+                    throw .wrongType(field: rawValue, expected: "an array of source names", found: "an array holding \(name.typeName)")
+                }
+                guard sources.contains(text) else { throw .invalidChoice(field: rawValue, value: text, allowed: sources) }
+                guard !list.contains(text) else { throw .notAllowed(field: rawValue, reason: "\(text) is listed twice") }
+                list.append(text)
+            }
+            return .list(list)
+        case .url:
+            guard case let .string(text) = value else {
+                throw .wrongType(field: rawValue, expected: "a string", found: value.typeName)
+            }
+            guard text.isEmpty || Self.isSourceURL(text) else {
+                throw .outOfRange(field: rawValue, value: "\"\(text.prefix(200))\"", allowed: "an http://, https:// or file:// URL, or empty")
+            }
+            return .text(text)
         case let .integer(range):
             let number = try numeric(value, plain: plain)
             guard number == number.rounded() else {
@@ -75,6 +102,16 @@ extension SettingsField {
                                   allowed: "a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return .integer(Int(number))
+        }
+    }
+
+    /// Whether `text` is an absolute `http`, `https` or `file` URL.
+    static func isSourceURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return false }
+        switch scheme {
+        case "http", "https": return url.host?.isEmpty == false
+        case "file": return url.path.hasPrefix("/")
+        default: return false
         }
     }
 

@@ -4,6 +4,8 @@ import Foundation
 public struct EnergyZeroSource: PriceSource {
     /// `energyzero`.
     public let id = "energyzero"
+    /// The Dutch market only.
+    public let zones: Set<String>? = ["NL"]
     /// Where the API lives, e.g. `https://public.api.energyzero.nl`.
     public var baseURL: URL
     /// The HTTP client with its limits.
@@ -31,7 +33,7 @@ public struct EnergyZeroSource: PriceSource {
     }
 
     /// Fetches the three local days the API returns around `day`.
-    public func fetch(day: LocalDay, calendar: LocalCalendar) async throws(SourceError) -> [PriceSlot] {
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
         let response = try await http.get(url(for: day), source: id)
         switch response.status {
         case 200:

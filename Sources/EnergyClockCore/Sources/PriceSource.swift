@@ -3,11 +3,36 @@ public protocol PriceSource: Sendable {
     /// The id users choose with the `source` setting, e.g. `energyzero`.
     var id: String { get }
 
-    /// The slots the source has for `day` (it may return neighbouring days too).
+    /// The zones the source serves, or nil when it serves every known zone.
+    var zones: Set<String>? { get }
+
+    /// Why the source cannot serve `settings` (a missing token, another zone), or nil when it can.
+    func unusableReason(for settings: Settings) -> String?
+
+    /// The slots the source has for `day` in the zone and with the options of `settings`.
     ///
-    /// Returns an empty list when the day is not published yet; throws when the source
-    /// fails or answers something that cannot be trusted.
-    func fetch(day: LocalDay, calendar: LocalCalendar) async throws(SourceError) -> [PriceSlot]
+    /// It may return neighbouring days too. Returns an empty list when the day is not
+    /// published yet; throws when the source fails or answers something that cannot be trusted.
+    func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot]
+
+    /// The store key of this source's cache under `settings`: one cache per market the source can serve.
+    func cacheKey(for settings: Settings) -> String
+}
+
+extension PriceSource {
+    /// Serves every zone.
+    public var zones: Set<String>? { nil }
+
+    /// Usable in the zones it serves.
+    public func unusableReason(for settings: Settings) -> String? {
+        guard let zones, !zones.contains(settings.zone) else { return nil }
+        return "serves zone \(zones.sorted().joined(separator: ", ")) only, not \(settings.zone)"
+    }
+
+    /// The id alone for a single-market source, else the id with the zone, e.g. `entsoe/BE`.
+    public func cacheKey(for settings: Settings) -> String {
+        zones?.count == 1 ? id : "\(id)/\(settings.zone)"
+    }
 }
 
 /// The sources a daemon knows, by id.
@@ -25,4 +50,13 @@ public struct SourceCatalog: Sendable {
 
     /// The source with `id`.
     public subscript(id: String) -> (any PriceSource)? { sources.first { $0.id == id } }
+
+    /// Checks the rules that tie settings to sources: the chosen source and every fallback must be
+    /// usable and serve the chosen zone.
+    public func check(_ settings: Settings) throws(SettingsError) {
+        for (field, id) in [("source", settings.source)] + settings.fallbackSources.map({ ("fallback_sources", $0) }) {
+            guard let source = self[id] else { throw .invalidChoice(field: field, value: id, allowed: ids) }
+            if let reason = source.unusableReason(for: settings) { throw .notAllowed(field: field, reason: "\(id) \(reason)") }
+        }
+    }
 }

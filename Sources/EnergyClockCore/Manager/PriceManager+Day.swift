@@ -1,0 +1,39 @@
+import Foundation
+
+extension PriceManager {
+    /// Any day's prices, from the cache or else the source, banded under the current settings.
+    ///
+    /// `source` picks another source than the chosen one. Missing history for relative
+    /// thresholds is fetched one day at a time. The snapshot's "today" is `day`.
+    public func snapshot(of day: LocalDay, source id: String? = nil) async throws(SettingsError) -> Snapshot {
+        var chosen = settings
+        if let id {
+            chosen.source = id
+            chosen.fallbackSources = []
+        }
+        try catalog.check(chosen)
+        guard let source = catalog[chosen.source] else { throw .invalidChoice(field: "source", value: chosen.source, allowed: catalog.ids) }
+        let window = DateInterval(start: calendar.start(of: day.adding(days: 1 - chosen.historyDays)),
+                                  end: calendar.start(of: day.adding(days: 2)))
+        var held = cached(source, chosen, window: window)
+        var failed = false
+        var wanted = [day]
+        if chosen.colorMode == .relative {
+            wanted += (1..<chosen.historyDays).map { day.adding(days: -$0) }
+        }
+        for wantedDay in wanted where !held.covers(calendar.interval(of: wantedDay)) {
+            do {
+                let fetched = try await source.fetch(day: wantedDay, calendar: calendar, settings: chosen)
+                save(fetched, key: source.cacheKey(for: chosen), at: nil)
+                held = held.replacing(with: fetched)
+            } catch {
+                logger.warning("\(error)")
+                failed = true
+                break
+            }
+        }
+        let updated = try? store.lastSuccess(source: source.cacheKey(for: chosen))
+        return Snapshot.derive(now: calendar.start(of: day), calendar: calendar, settings: chosen, slots: held,
+                               source: source.id, stale: failed, updatedAt: updated ?? nil)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A price list of the user's own, from an `http(s)://` or `file://` URL (the `custom_url` setting).
+///
+/// The document is an array, or an object with a `prices` array (and optionally a `unit`), of
+/// `{"start", "end"?, "price"}`. Times are ISO 8601 with an offset, or epoch seconds (or
+/// milliseconds, for numbers above 10^11). A missing `end` is the next `start`; the last slot
+/// lasts as long as the one before it. Slots may be 1 second to 1 day long.
+public struct CustomSource: PriceSource {
+    /// `custom`.
+    public let id = "custom"
+    /// The HTTP client with its limits (the size limit applies to files too).
+    public var http: HTTPClient
+
+    /// A custom source with `http`'s limits.
+    public init(http: HTTPClient = HTTPClient()) {
+        self.http = http
+    }
+
+    /// Unusable until `custom_url` is set.
+    public func unusableReason(for settings: Settings) -> String? {
+        settings.customURL.isEmpty ? "needs custom_url: an http(s):// or file:// address of a price list" : nil
+    }
+
+    /// One cache per URL.
+    public func cacheKey(for settings: Settings) -> String { "\(id)/\(settings.customURL)" }
+
+    /// Reads the whole document; `day` does not narrow it.
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+        guard let url = URL(string: settings.customURL), let scheme = url.scheme?.lowercased() else {
+            throw SourceError(source: id, problem: .malformed("custom_url is not set"))
+        }
+        let body: [UInt8]
+        if scheme == "file" {
+            body = try read(file: url.path)
+        } else {
+            let response = try await http.get(url, source: id)
+            guard response.status == 200 else { throw SourceError(source: id, problem: .httpStatus(response.status, detail: "")) }
+            guard response.contentType.isEmpty || response.contentType.hasSuffix("json") || response.contentType == "text/plain" else {
+                throw SourceError(source: id, problem: .contentType(response.contentType))
+            }
+            body = response.body
+        }
+        return try Self.parse(body, defaultUnit: settings.customUnit)
+    }
+
+    private func read(file path: String) throws(SourceError) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw SourceError(source: id, problem: .transport("cannot read \(path)"))
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.read(upToCount: http.maxBodyBytes + 1)) ?? Data()
+        guard data.count <= http.maxBodyBytes else { throw SourceError(source: id, problem: .tooLarge(limit: http.maxBodyBytes)) }
+        return [UInt8](data)
+    }
+
+    /// Reads the documented shape into validated slots in EUR/kWh.
+    public static func parse(_ body: [UInt8], defaultUnit: String = "EUR/kWh") throws(SourceError) -> [PriceSlot] {
+        func fail(_ problem: SourceError.Problem) -> SourceError { SourceError(source: "custom", problem: problem) }
+        guard !body.isEmpty else { throw fail(.emptyBody) }
+        guard let json = JSONValue.parse(body) else { throw fail(.malformed("not valid JSON")) }
+        var unitText = defaultUnit
+        let items: [JSONValue]
+        switch json {
+        case let .array(list):
+            items = list
+        case let .object(root):
+            guard case let .array(list)? = root["prices"] else { throw fail(.malformed("an object needs a prices array")) }
+            items = list
+            if case let .string(text)? = root["unit"] { unitText = text }
+        default:
+            throw fail(.malformed("expected an array or {\"prices\": [...]}"))
+        }
+        guard let unit = PriceUnit(unitText) else { throw fail(.malformed("unit must be EUR/kWh or EUR/MWh, not \(unitText)")) }
+        var points: [PricePoint] = []
+        points.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            guard case let .object(fields) = item else { throw fail(.malformed("prices[\(index)] is not an object")) }
+            guard let start = fields["start"].flatMap(instant) else { throw fail(.malformed("prices[\(index)].start is not a time")) }
+            var end: Date?
+            if let value = fields["end"], value != .null {
+                guard let parsed = instant(value) else { throw fail(.malformed("prices[\(index)].end is not a time")) }
+                end = parsed
+            }
+            let price: Double
+            switch fields["price"] {
+            case let .number(value)?: price = value
+            case let .string(text)?:
+                guard let value = Double(text) else { throw fail(.malformed("prices[\(index)].price is not a number")) }
+                price = value
+            default: throw fail(.malformed("prices[\(index)].price is missing"))
+            }
+            points.append(PricePoint(start: start, end: end, price: unit.perKWh(price)))
+        }
+        let slots = try points.slots(source: "custom")
+        if let long = slots.first(where: { $0.duration > 86_400 }) {
+            throw fail(.malformed("the slot at \(ISO8601.utc(long.start)) is longer than a day"))
+        }
+        return slots
+    }
+
+    /// An ISO 8601 string, or epoch seconds (milliseconds above 10^11).
+    private static func instant(_ value: JSONValue) -> Date? {
+        switch value {
+        case let .string(text): ISO8601.parse(text)
+        case let .number(n) where n.isFinite: Date(timeIntervalSince1970: abs(n) >= 1e11 ? n / 1000 : n)
+        default: nil
+        }
+    }
+}

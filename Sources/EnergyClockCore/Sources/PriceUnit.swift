@@ -1,0 +1,56 @@
+/// A price unit a source may send, normalised to EUR/kWh.
+enum PriceUnit {
+    /// EUR/kWh.
+    case perKWh
+    /// EUR/MWh.
+    case perMWh
+
+    /// Reads `Eur/MWh`, `EUR / MWh`, `EUR/kWh` and the like; nil for anything else.
+    init?(_ text: String) {
+        switch text.lowercased().filter({ !$0.isWhitespace }) {
+        case "eur/kwh", "€/kwh": self = .perKWh
+        case "eur/mwh", "€/mwh": self = .perMWh
+        default: return nil
+        }
+    }
+
+    /// `value` in EUR/kWh.
+    func perKWh(_ value: Double) -> Double { self == .perMWh ? value / 1000 : value }
+}
+
+/// A price with its start and, where the source says so, its end.
+struct PricePoint {
+    var start: Date
+    var end: Date?
+    var price: Double
+}
+
+extension Array where Element == PricePoint {
+    /// Slots from points whose missing ends are the next start; the last one lasts as long as the
+    /// spacing before it. The result is sorted and validated for `source`.
+    func slots(source: String) throws(SourceError) -> [PriceSlot] {
+        let points = sorted { $0.start < $1.start }
+        var slots: [PriceSlot] = []
+        slots.reserveCapacity(points.count)
+        for (index, point) in points.enumerated() {
+            let end: Date
+            if let given = point.end {
+                end = given
+            } else if index + 1 < points.count {
+                end = points[index + 1].start
+            } else if index > 0 {
+                end = point.start.addingTimeInterval(point.start.timeIntervalSince(points[index - 1].start))
+            } else {
+                throw SourceError(source: source, problem: .malformed("a single price without an end has no known length"))
+            }
+            slots.append(PriceSlot(start: point.start, end: end, market: point.price))
+        }
+        do {
+            return try slots.validated()
+        } catch {
+            throw SourceError(source: source, problem: .invalidSlots(error))
+        }
+    }
+}
+
+import Foundation
