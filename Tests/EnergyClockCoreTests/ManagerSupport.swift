@@ -67,13 +67,13 @@ func quarterDays(around day: LocalDay, calendar: LocalCalendar = amsterdam, days
 
 /// A manager with a memory source and recording output over a fresh store.
 func makeManager(
-    clock: ManualClock, source: MemorySource, directory: URL = temporaryDirectory(),
+    clock: ManualClock, source: MemorySource, others: [MemorySource] = [], directory: URL = temporaryDirectory(),
     policy: RefreshSchedule.Policy = .init()
 ) throws -> (PriceManager, RecordingOutput) {
     let output = RecordingOutput()
     let manager = try PriceManager(
         configuration: .init(calendar: amsterdam, policy: policy),
-        store: try PriceStore(directory: directory), catalog: SourceCatalog([source]), clock: clock,
+        store: try PriceStore(directory: directory), catalog: SourceCatalog([source] + others), clock: clock,
         output: output, logger: Logger(label: "test", level: .error), jitter: { 0 }
     )
     return (manager, output)

@@ -169,6 +169,39 @@ struct ProcessTests {
         }
     }
 
+    @Test func pricesForAnyDayAndSource() async throws {
+        let http = try TestHTTPServer { target in
+            if target.hasPrefix("/api") { return TestHTTPServer.Response(contentType: "text/xml", body: fixture("BE_60M.xml")) }
+            return .json(ServiceHarness.quarterFixture)
+        }
+        let state = temporaryDirectory().path
+        let energyzero = try ChildProcess(Self.binary, [
+            "prices", "--json", "--date", "2025-12-17", "--state-dir", state, "--energyzero-url", http.baseURL.absoluteString,
+        ], environment: environment([:]))
+        #expect(await energyzero.waitForExit(timeout: 20) == 0, "\(energyzero.log)")
+        let day = try #require(object(energyzero.log.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init)))
+        let today = try #require(day["today"] as? [[String: Any]])
+        #expect(today.count == 24)
+        #expect(today.first?["start"] as? String == "2025-12-17T00:00:00+01:00")
+        #expect((day["tomorrow"] as? [Any])?.count == 24)
+
+        // Another source for one run, through its own cache, in another zone.
+        let entsoe = try ChildProcess(Self.binary, [
+            "prices", "--json", "--date", "2024-10-08", "--source", "entsoe", "--timezone", "Europe/Brussels",
+            "--state-dir", state, "--entsoe-url", http.baseURL.absoluteString,
+        ], environment: environment(["ENERGYCLOCK_ENTSOE_TOKEN": "secret-token"]))
+        #expect(await entsoe.waitForExit(timeout: 20) == 0, "\(entsoe.log)")
+        // The zone is still NL here, so ENTSO-E is asked for the Dutch zone; the recorded answer is Belgian but serves.
+        let other = try #require(object(entsoe.log.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init)))
+        #expect((other["today"] as? [Any])?.count == 24)
+        #expect(other["source"] as? String == "entsoe")
+        #expect(!entsoe.log.contains("secret-token"))
+
+        let bad = try ChildProcess(Self.binary, ["prices", "--date", "2025-02-30"], environment: environment([:]))
+        #expect(await bad.waitForExit(timeout: 10) == 2)
+        #expect(bad.log.contains("--date must be a date as YYYY-MM-DD"))
+    }
+
     @Test func pricesCommandPrintsJSONFromTheSource() async throws {
         let http = try fixtureServer()
         let process = try ChildProcess(Self.binary, [

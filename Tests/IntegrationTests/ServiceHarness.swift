@@ -18,27 +18,35 @@ final class ServiceHarness: Sendable {
 
     init(
         broker: TestBroker, http: TestHTTPServer, clock: ManualClock, stateDirectory: URL = temporaryDirectory(),
-        prefix: String = "energyclock", version: MQTTVersion = .v5
+        prefix: String = "energyclock", version: MQTTVersion = .v5, settings: [SettingsField: SettingValue] = [:],
+        fetchTimeout: Double = 2
     ) throws {
         self.broker = broker
         self.http = http
         self.clock = clock
         self.stateDirectory = stateDirectory
         topics = TopicTree(prefix: prefix)
-        let catalog = SourceCatalog([EnergyZeroSource(baseURL: http.baseURL, http: HTTPClient(timeout: 2))])
-        let client = try MQTTClient(options: MQTTOptions(
+        let client = HTTPClient(timeout: fetchTimeout)
+        let catalog = SourceCatalog([
+            EnergyZeroSource(baseURL: http.baseURL, http: client),
+            EntsoeSource(baseURL: http.baseURL, token: "test-token", http: client),
+            AwattarSource(override: http.baseURL, http: client),
+            EnergyChartsSource(baseURL: http.baseURL, http: client),
+            CustomSource(http: client),
+        ])
+        let mqtt = try MQTTClient(options: MQTTOptions(
             host: "127.0.0.1", port: broker.port, clientID: "energyclock-test-\(UUID().uuidString)", version: version,
             will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)), reconnectDelay: (1, 2)
         ))
         let level = ProcessInfo.processInfo.environment["ENERGYCLOCK_TEST_LOG"].flatMap(LogLevel.init(rawValue:)) ?? .error
         let logger = Logger(label: "test-\(prefix)", level: level)
-        let publisher = MQTTPublisher(client: client, topics: topics, logger: logger)
+        let publisher = MQTTPublisher(client: mqtt, topics: topics, logger: logger)
         let manager = try PriceManager(
             configuration: .init(calendar: LocalCalendar(identifier: "Europe/Amsterdam")!),
             store: try PriceStore(directory: stateDirectory), catalog: catalog, clock: clock, output: publisher,
-            logger: logger, jitter: { 0 }
+            logger: logger, overrides: settings.isEmpty ? nil : SettingsPatch(settings), jitter: { 0 }
         )
-        let service = EnergyClockService(manager: manager, client: client, publisher: publisher,
+        let service = EnergyClockService(manager: manager, client: mqtt, publisher: publisher,
                                          router: SettingsRouter(topics: topics, sources: catalog.ids), logger: logger)
         self.service = service
         running = Task { try await service.run() }

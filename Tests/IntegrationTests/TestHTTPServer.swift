@@ -13,6 +13,8 @@ final class TestHTTPServer: Sendable {
         var body: [UInt8] = []
         /// Seconds to wait before answering.
         var delay: Double = 0
+        /// Seconds between body bytes, to drip an answer slowly (a slow-loris body).
+        var drip: Double = 0
 
         static func json(_ body: [UInt8], status: Int = 200) -> Response { Response(status: status, body: body) }
     }
@@ -87,13 +89,26 @@ final class TestHTTPServer: Sendable {
         let response = handler.withLock { $0 }(target)
         if response.delay > 0 { usleep(UInt32(response.delay * 1_000_000)) }
         let head = "HTTP/1.1 \(response.status) X\r\nContent-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
-        let bytes = Array(head.utf8) + response.body
+        guard send(client, Array(head.utf8)) else { return }
+        if response.drip > 0 {
+            for byte in response.body {
+                guard send(client, [byte]) else { return }
+                usleep(UInt32(response.drip * 1_000_000))
+            }
+        } else {
+            _ = send(client, response.body)
+        }
+    }
+
+    /// Writes all of `bytes`; false once the peer has gone (without raising SIGPIPE).
+    private func send(_ client: Int32, _ bytes: [UInt8]) -> Bool {
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
-            if n <= 0 { return }
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n <= 0 { return false }
             sent += n
         }
+        return true
     }
 }
 

@@ -47,6 +47,7 @@ struct EntsoeDocument {
         guard parser.parse(), delegate.failure == nil else {
             throw ReadError(reason: delegate.failure ?? "not well-formed XML (line \(parser.lineNumber))")
         }
+        guard delegate.isComplete else { throw ReadError(reason: "not well-formed XML: the document is truncated") }
         guard delegate.sawRoot else { throw ReadError(reason: "not a Publication_MarketDocument or Acknowledgement_MarketDocument") }
         return delegate.document
     }
@@ -57,6 +58,8 @@ struct EntsoeDocument {
         var failure: String?
         var sawRoot = false
         private var path: [String] = []
+        /// Every element that was opened was closed.
+        var isComplete: Bool { path.isEmpty }
         private var text = ""
         private var series: Series?
         private var period: Period?
