@@ -27,7 +27,7 @@ struct RestartTests {
         let expected = (FixtureTruth.hourMean(at("2025-12-17T09:00:00Z")) + 0.1) * 1.09
         #expect(await live.wait(for: "energyclock/price") { abs((Double($0) ?? 0) - expected) < 5e-7 } != nil)
         #expect(object(live.last("energyclock/settings"))?["surcharge"] as? Double == 0.1)
-        #expect(object(live.last("energyclock/current"))?["stale"] as? Bool == false)
+        #expect(object(await live.wait(for: "energyclock/current") { !$0.isEmpty })?["stale"] as? Bool == false)
         #expect(http.requests.count == requestsBefore)
         await live.stop()
         await second.stop()

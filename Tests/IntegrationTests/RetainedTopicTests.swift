@@ -19,11 +19,11 @@ struct RetainedTopicTests {
         #expect(abs(Double(price)! - consumer) < 5e-7)
         #expect(price.split(separator: ".").last!.count <= 6)
         #expect(await live.wait(for: "energyclock/color") == band)
-        #expect(live.last("energyclock/color/hex") == FixtureTruth.hex[band])
-        #expect(live.last("energyclock/color/rgb") == FixtureTruth.rgb[band])
+        #expect(await live.wait(for: "energyclock/color/hex") == FixtureTruth.hex[band])
+        #expect(await live.wait(for: "energyclock/color/rgb") == FixtureTruth.rgb[band])
         #expect(live.last("energyclock/status") == "online")
 
-        let current = try #require(object(live.last("energyclock/current")))
+        let current = try #require(object(await live.wait(for: "energyclock/current") { !$0.isEmpty }))
         #expect(current["start"] as? String == "2025-12-17T10:00:00+01:00")
         #expect(current["end"] as? String == "2025-12-17T11:00:00+01:00")
         #expect(abs((current["market_price"] as! Double) - market) < 5e-7)
@@ -33,7 +33,7 @@ struct RetainedTopicTests {
         #expect(current["stale"] as? Bool == false)
         #expect((current["updated_at"] as? String)?.hasSuffix("+01:00") == true)
 
-        let next = try #require(object(live.last("energyclock/next")))
+        let next = try #require(object(await live.wait(for: "energyclock/next") { !$0.isEmpty }))
         #expect(next["start"] as? String == "2025-12-17T11:00:00+01:00")
 
         let today = try #require(array(await live.wait(for: "energyclock/prices/today")))
@@ -113,7 +113,7 @@ struct RetainedTopicTests {
         clock.advance(to: retry)
         let price = await live.wait(for: "energyclock/price") { !$0.isEmpty }
         #expect(price != nil)
-        #expect(object(live.last("energyclock/current"))?["stale"] as? Bool == false)
+        #expect(object(await live.wait(for: "energyclock/current") { !$0.isEmpty })?["stale"] as? Bool == false)
         await live.stop()
         await harness.stop()
     }

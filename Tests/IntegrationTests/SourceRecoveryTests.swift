@@ -80,7 +80,8 @@ struct SourceRecoveryTests {
         let harness = try ServiceHarness(broker: broker, http: http, clock: clock, settings: settings, fetchTimeout: 1)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = try #require(await live.wait(for: "energyclock/price") { !$0.isEmpty }, "\(good.source) never published a price")
-        #expect(object(live.last("energyclock/current"))?["source"] as? String == good.source)
+        let current = await live.wait(for: "energyclock/current") { !$0.isEmpty }
+        #expect(object(current)?["source"] as? String == good.source)
 
         // At 13:00 tomorrow is due and not known, so it fetches, and the API is broken.
         install(breakage.response(good))
