@@ -59,73 +59,37 @@ public struct EnergyZeroSource: PriceSource {
 
     /// Reads the `base` series (market price, no VAT) of a response into validated slots.
     public static func parse(_ body: [UInt8]) throws(SourceError) -> [PriceSlot] {
-        let source = "energyzero"
-        guard !body.isEmpty else { throw SourceError(source: source, problem: .emptyBody) }
-        let document: Document
-        do {
-            document = try JSONDecoder().decode(Document.self, from: Data(body))
-        } catch {
-            throw SourceError(source: source, problem: .malformed(Self.reason(error)))
-        }
+        func fail(_ problem: SourceError.Problem) -> SourceError { SourceError(source: "energyzero", problem: problem) }
+        guard !body.isEmpty else { throw fail(.emptyBody) }
+        guard let json = JSONValue.parse(body) else { throw fail(.malformed("not valid JSON")) }
+        guard case let .object(root) = json else { throw fail(.malformed("not a JSON object")) }
+        guard case let .array(items)? = root["base"] else { throw fail(.malformed("missing base")) }
         var slots: [PriceSlot] = []
-        slots.reserveCapacity(document.base.count)
-        for (index, item) in document.base.enumerated() {
-            guard let start = ISO8601.parse(item.start), let end = ISO8601.parse(item.end) else {
-                throw SourceError(source: source, problem: .malformed("base[\(index)] has an unreadable time"))
+        slots.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            guard case let .object(fields) = item,
+                  case let .string(startText)? = fields["start"], case let .string(endText)? = fields["end"],
+                  let start = ISO8601.parse(startText), let end = ISO8601.parse(endText)
+            else { throw fail(.malformed("base[\(index)] has an unreadable time")) }
+            // Prices come as decimal strings; a plain number is accepted too.
+            let price: Double?
+            switch fields["price"] {
+            case let .object(value)?:
+                switch value["value"] {
+                case let .string(text)?: price = Double(text.trimmingCharacters(in: .whitespaces))
+                case let .number(number)?: price = number
+                default: price = nil
+                }
+            default: price = nil
             }
-            guard let price = item.price.value else {
-                throw SourceError(source: source, problem: .malformed("base[\(index)].price.value is not a number"))
-            }
+            guard let price else { throw fail(.malformed("base[\(index)].price.value is not a number")) }
             slots.append(PriceSlot(start: start, end: end, market: price))
         }
         slots.sort { $0.start < $1.start }
         do {
             return try slots.validated()
         } catch {
-            throw SourceError(source: source, problem: .invalidSlots(error))
+            throw fail(.invalidSlots(error))
         }
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.keyNotFound(let key, let context):
-            "missing \(path(context.codingPath + [key]))"
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-            "wrong type at \(path(context.codingPath))"
-        case DecodingError.dataCorrupted:
-            "not valid JSON"
-        default:
-            "not valid JSON"
-        }
-    }
-
-    private static func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingPrefix(".").description
-    }
-
-    struct Document: Decodable {
-        var base: [Item]
-    }
-
-    struct Item: Decodable {
-        var start: String
-        var end: String
-        var price: Price
-    }
-
-    struct Price: Decodable {
-        /// The price, sent as a decimal string (or, leniently, a number).
-        var value: Double?
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            if let text = try? container.decode(String.self, forKey: .value) {
-                value = Double(text.trimmingCharacters(in: .whitespaces))
-            } else {
-                value = try container.decode(Double.self, forKey: .value)
-            }
-        }
-
-        enum CodingKeys: String, CodingKey { case value }
     }
 }

@@ -15,6 +15,8 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
 /// A minimal owner of one SQLite connection: statements, binding and transactions.
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
+    /// Prepared statements by SQL text, reused so bulk inserts do not re-parse their SQL.
+    private var statements: [String: OpaquePointer] = [:]
     let path: String
 
     /// Opens (creating if needed) the database at `path`.
@@ -35,6 +37,8 @@ final class SQLiteDatabase {
 
     /// Closes the connection; later calls fail.
     func close() {
+        statements.values.forEach { sqlite3_finalize($0) }
+        statements.removeAll()
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
     }
@@ -70,11 +74,11 @@ final class SQLiteDatabase {
 
     /// Runs `sql` with `values` bound in order, calling `row` for each result row.
     func query(_ sql: String, _ values: [Value] = [], action: String, row: (Row) -> Void = { _ in }) throws(StoreError) {
-        var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
-            throw StoreError(action: action, message: message)
+        let statement = try prepared(sql, action: action)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
         }
-        defer { sqlite3_finalize(statement) }
         for (i, value) in values.enumerated() {
             let index = Int32(i + 1)
             switch value {
@@ -90,6 +94,16 @@ final class SQLiteDatabase {
             default: throw StoreError(action: action, message: message)
             }
         }
+    }
+
+    private func prepared(_ sql: String, action: String) throws(StoreError) -> OpaquePointer? {
+        if let cached = statements[sql] { return cached }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+            throw StoreError(action: action, message: message)
+        }
+        statements[sql] = statement
+        return statement
     }
 
     /// One result row; valid only inside the `row` callback.

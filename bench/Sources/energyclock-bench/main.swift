@@ -54,6 +54,29 @@ func core(fixture: String) throws {
         _ = Snapshot.derive(now: now, calendar: calendar, settings: native, slots: slots, source: "energyzero", stale: false, updatedAt: nil)
     })
 
+    // A custom price list of one-second slots for a whole day: the finest a source may send.
+    let secondStart = calendar.start(of: today.adding(days: -2))
+    let perSecond = (0..<86_400).map { (i: Int) -> String in
+        "{\"start\":\(Int(secondStart.timeIntervalSince1970) + i),\"price\":\(Double(i % 500) / 1000)}"
+    }
+    let customBody = Array(("[" + perSecond.joined(separator: ",") + "]").utf8)
+    var seconds: [PriceSlot] = []
+    report("parse custom list of 86,400 one-second slots", measure(runs: 5) { seconds = try! CustomSource.parse(customBody) }, unit: "ms", scale: 1000)
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-bench-\(getpid())")
+    let store = try PriceStore(directory: directory)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    report("store 86,400 one-second slots (one transaction)", measure(runs: 5) {
+        try! store.save(seconds, source: "custom/bench", fetchedAt: Date())
+    }, unit: "ms", scale: 1000)
+    let secondsNow = secondStart.addingTimeInterval(13 * 3600)
+    for resolution in [Resolution.hour, .native] {
+        var settings = Settings.defaults
+        settings.resolution = resolution
+        report("snapshot of one-second slots, \(resolution.rawValue)", measure(runs: 10) {
+            _ = Snapshot.derive(now: secondsNow, calendar: calendar, settings: settings, slots: seconds, source: "custom", stale: false, updatedAt: nil)
+        }, unit: "ms", scale: 1000)
+    }
+
     let patches = (0..<1000).map { i in
         try! SettingsPatch.parse(field: "green_max", plain: Array(String(format: "%.3f", Double(i % 150) / 1000).utf8), sources: ["energyzero"])
     }
