@@ -12,12 +12,14 @@ public final class EnergyClockService: Sendable {
     /// The topic publisher.
     public let publisher: MQTTPublisher
     let router: SettingsRouter
+    let influx: InfluxWriter?
     let logger: Logger
 
     /// Wires `manager`'s output to `publisher` and `client`'s messages to `manager`.
     public init(manager: PriceManager, client: MQTTClient, publisher: MQTTPublisher, router: SettingsRouter,
-                logger: Logger = Logger(label: "service")) {
+                influx: InfluxWriter? = nil, logger: Logger = Logger(label: "service")) {
         self.manager = manager
+        self.influx = influx
         self.client = client
         self.publisher = publisher
         self.router = router
@@ -30,6 +32,7 @@ public final class EnergyClockService: Sendable {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.manager.run() }
             group.addTask { await self.followBroker() }
+            if let influx = self.influx { group.addTask { await influx.run() } }
             defer { group.cancelAll() }
             try await group.next()
         }
@@ -51,7 +54,16 @@ public final class EnergyClockService: Sendable {
                 logger.warning("connection to \(options.host):\(options.port) lost: \(reason); reconnecting")
                 await publisher.connectionDown()
             case let .message(message):
-                if let request = router.request(from: message) { await manager.submit(request) }
+                switch router.command(from: message) {
+                case let .settings(request)?: await manager.submit(request)
+                case .refresh?:
+                    logger.info("refresh requested over MQTT")
+                    await manager.refreshNow()
+                case .homeAssistantOnline?:
+                    // Not awaited here: the random delay must not hold up settings behind it.
+                    Task { await publisher.homeAssistantRestarted() }
+                case nil: break
+                }
             }
         }
     }

@@ -1,58 +1,109 @@
 import EnergyClockCore
 import MQTTClient
 
-/// Keeps the retained topic tree equal to the manager's latest snapshot and answers settings requests.
+/// Keeps the retained topic tree equal to the manager's latest snapshot, answers settings
+/// requests, drives LEDs, emits line protocol and announces entities to Home Assistant.
 ///
 /// Only topics whose payload changed are sent; after a (re)connect everything is sent again.
 /// Nothing is queued while disconnected, so a long outage cannot pile up stale messages.
 public actor MQTTPublisher: ManagerOutput {
     let client: MQTTClient
     let topics: TopicTree
+    let options: PublisherOptions
     let logger: Logger
     var sent: [String: String] = [:]
     var connected = false
     var latest: Snapshot?
+    var lastLED: String?
+    var lastLine: String?
 
     /// A publisher over `client` for `topics`.
-    public init(client: MQTTClient, topics: TopicTree, logger: Logger = Logger(label: "publisher")) {
+    public init(client: MQTTClient, topics: TopicTree, options: PublisherOptions = PublisherOptions(), logger: Logger = Logger(label: "publisher")) {
         self.client = client
         self.topics = topics
+        self.options = options
         self.logger = logger
     }
 
-    /// Shows `snapshot` on the retained topics.
-    public func publish(_ snapshot: Snapshot) {
+    /// Shows `snapshot` on the retained topics, the LEDs and the line-protocol topic.
+    public func publish(_ snapshot: Snapshot) async {
         latest = snapshot
+        if let line = LineProtocol.currentPoint(snapshot), line != lastLine {
+            lastLine = line
+            await options.influx?.enqueue([line])
+            if connected { send(topics.influx, line, retain: false) }
+        }
         guard connected else { return }
-        for message in Payloads.render(snapshot, topics: topics) where sent[message.topic] != message.payload {
+        for message in Payloads.render(snapshot, topics: topics, cheapestHours: options.cheapestHours)
+        where sent[message.topic] != message.payload {
             guard send(message.topic, message.payload, retain: true) else { return }
             sent[message.topic] = message.payload
         }
+        driveLEDs(snapshot)
+    }
+
+    /// Sets every LED to the current band's colour when it changed (or after a reconnect).
+    private func driveLEDs(_ snapshot: Snapshot) {
+        guard !options.leds.isEmpty, let band = snapshot.current?.band else { return }
+        let color = snapshot.settings.color(of: band)
+        let brightness = snapshot.settings.brightness[band]
+        let state = "\(band.rawValue) \(color.hex) \(brightness.map(String.init) ?? "-")"
+        guard state != lastLED else { return }
+        for led in options.leds {
+            for message in led.messages(band: band, color: color, brightness: brightness, z2mBase: options.z2mBaseTopic) {
+                guard send(message.topic, message.payload, retain: false) else { return }
+            }
+        }
+        lastLED = state
     }
 
     /// Answers a settings request on `settings/result`, and on its own response topic with MQTT 5.
+    ///
+    /// A refusal also resends the unchanged settings, so a Home Assistant control snaps back.
     public func report(_ outcome: SettingsOutcome) {
         let json = outcome.json
-        if case let .failure(error) = outcome.result { logger.warning("settings update refused: \(error)") }
         guard connected else { return }
+        if case let .failure(error) = outcome.result {
+            logger.warning("settings update refused: \(error)")
+            if let latest { send(topics.settings, latest.settings.json, retain: true) }
+        }
         send(topics.settingsResult, json, retain: false)
         if let reply = outcome.reply {
             send(reply.address, json, retain: false, correlation: reply.correlation)
         }
     }
 
-    /// After a (re)connect: subscribe, announce `online`, then republish every retained topic.
-    public func connectionUp() {
+    /// After a (re)connect: subscribe, announce `online` and the entities, then republish every topic.
+    public func connectionUp() async {
         connected = true
-        sent.removeAll()
         do {
             try client.subscribe(topics.settingsSet)
             try client.subscribe(topics.settingsFieldFilter)
+            try client.subscribe(topics.refresh)
+            if let discovery = options.discovery, discovery.mode == .on { try client.subscribe(discovery.statusTopic) }
         } catch {
             logger.error("\(error)")
         }
         send(topics.status, "online", retain: true)
-        if let latest { publish(latest) }
+        await republishEverything()
+    }
+
+    /// Home Assistant restarted: announce the entities and states again after a short random delay,
+    /// so that many devices do not answer at the same instant.
+    public func homeAssistantRestarted(delay: Duration = .milliseconds(Int64.random(in: 500...2500))) async {
+        try? await Task.sleep(for: delay)
+        guard connected else { return }
+        logger.info("Home Assistant restarted; republishing discovery and states")
+        await republishEverything()
+    }
+
+    private func republishEverything() async {
+        for config in options.discovery?.configs(topics) ?? [] {
+            send(config.topic, config.payload, retain: true)
+        }
+        sent.removeAll()
+        lastLED = nil
+        if let latest { await publish(latest) }
     }
 
     /// The connection dropped; stop sending until it is back.

@@ -12,7 +12,9 @@ public struct RetainedMessage: Sendable, Equatable {
 /// Renders a ``Snapshot`` into the retained topic tree.
 public enum Payloads {
     /// Every retained topic for `snapshot`, in a stable order, `status` excluded.
-    public static func render(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
+    ///
+    /// `cheapestHours` lists the window lengths published under `cheapest/<N>h`.
+    public static func render(_ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int] = []) -> [RetainedMessage] {
         let calendar = snapshot.calendar
         var messages: [RetainedMessage] = []
         func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
@@ -21,13 +23,21 @@ public enum Payloads {
         put(topics.thresholds, thresholds(snapshot))
         put(topics.pricesToday, slotArray(snapshot.today, calendar))
         put(topics.pricesTomorrow, slotArray(snapshot.tomorrow, calendar))
+        put(topics.statsToday, stats(snapshot.today, current: snapshot.current, calendar))
+        put(topics.statsTomorrow, stats(snapshot.tomorrow, current: nil, calendar))
+        let remaining = snapshot.today + snapshot.tomorrow
+        for hours in cheapestHours {
+            put(topics.cheapest(hours: hours), window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar))
+        }
+        put(topics.stale, snapshot.stale ? "true" : "false")
 
         if let current = snapshot.current {
             let band = current.band
+            let color = band.map(snapshot.settings.color(of:))
             put(topics.price, DecimalFormat.string(current.price))
             put(topics.color, band?.rawValue ?? "")
-            put(topics.colorHex, band?.defaultColor.hex ?? "")
-            put(topics.colorRGB, band?.defaultColor.rgb ?? "")
+            put(topics.colorHex, color?.hex ?? "")
+            put(topics.colorRGB, color?.rgb ?? "")
             put(topics.current, slotObject(current, snapshot))
             put(topics.next, snapshot.next.map { slotObject($0, snapshot) } ?? "")
         } else {
@@ -64,7 +74,7 @@ public enum Payloads {
         w.field("price", slot.price)
         w.field("market_price", slot.slot.market)
         w.field("band", slot.band?.rawValue)
-        w.field("hex", slot.band?.defaultColor.hex)
+        w.field("hex", slot.band.map { snapshot.settings.color(of: $0).hex })
         w.field("source", snapshot.source)
         w.field("stale", snapshot.stale)
         w.field("updated_at", snapshot.updatedAt.map { ISO8601.local($0, in: calendar) })

@@ -1,20 +1,40 @@
 import EnergyClockCore
 import MQTTClient
 
-/// Turns a message on a settings topic into a request for the manager.
+/// Turns messages on the topics energyclock listens to into commands.
 public struct SettingsRouter: Sendable {
+    /// What a message asks for.
+    public enum Command: Sendable {
+        /// A settings change.
+        case settings(SettingsRequest)
+        /// Fetch prices now.
+        case refresh
+        /// Home Assistant (re)started.
+        case homeAssistantOnline
+    }
+
     /// The topic tree in use.
     public var topics: TopicTree
     /// Source ids users may choose.
     public var sources: [String]
     /// Whether `custom_url` may be changed over MQTT (`--allow-remote-url`).
     public var allowRemoteURL: Bool
+    /// Home Assistant's status topic, when discovery is on.
+    public var homeAssistantStatus: String?
 
     /// A router for `topics` accepting `sources`.
-    public init(topics: TopicTree, sources: [String], allowRemoteURL: Bool = false) {
+    public init(topics: TopicTree, sources: [String], allowRemoteURL: Bool = false, homeAssistantStatus: String? = nil) {
         self.topics = topics
         self.sources = sources
         self.allowRemoteURL = allowRemoteURL
+        self.homeAssistantStatus = homeAssistantStatus
+    }
+
+    /// The command `message` carries, or nil when it carries none.
+    public func command(from message: MQTTMessage) -> Command? {
+        if message.topic == topics.refresh, !message.retain { return .refresh }
+        if message.topic == homeAssistantStatus { return message.text == "online" ? .homeAssistantOnline : nil }
+        return request(from: message).map(Command.settings)
     }
 
     /// The request `message` carries, or nil when it is not a settings command.

@@ -41,6 +41,18 @@ public struct TopicTree: Sendable, Equatable {
     public var pricesTomorrow: String { topic("prices/tomorrow") }
     /// Effective settings, JSON.
     public var settings: String { topic("settings") }
+    /// `true` while the last fetch failed, else `false`.
+    public var stale: String { topic("stale") }
+    /// Statistics of today's slots, JSON.
+    public var statsToday: String { topic("stats/today") }
+    /// Statistics of tomorrow's slots, JSON.
+    public var statsTomorrow: String { topic("stats/tomorrow") }
+    /// The cheapest window of `hours` hours, JSON.
+    public func cheapest(hours: Int) -> String { topic("cheapest/\(hours)h") }
+    /// InfluxDB line protocol (not retained).
+    public var influx: String { topic("influx") }
+    /// Takes any payload: fetch prices now.
+    public var refresh: String { topic("refresh") }
     /// Answers to settings requests (not retained).
     public var settingsResult: String { topic("settings/result") }
     /// Takes a JSON object of settings fields.

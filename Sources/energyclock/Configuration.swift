@@ -18,6 +18,13 @@ struct Configuration {
     var allowRemoteURL: Bool
     var date: LocalDay?
     var source: String?
+    var discoveryMode: HADiscovery.Mode
+    var discoveryPrefix: String
+    var leds: [LedTarget]
+    var z2mBaseTopic: String
+    var cheapestHours: [Int]
+    var influx: InfluxWriter.Target?
+    var settingOverrides: [(SettingsField, String)]
     var fetchTimeout: Double
     var maxBodyBytes: Int
     var policy: RefreshSchedule.Policy
@@ -34,6 +41,8 @@ struct Configuration {
         OptionSpec(name: "awattar-url", value: "URL", help: "aWATTar API base for every zone (default: api.awattar.de for DE-LU, api.awattar.at for AT)"),
         OptionSpec(name: "energycharts-url", value: "URL", help: "Energy-Charts API base (default: https://api.energy-charts.info)"),
         OptionSpec(name: "custom-url", value: "URL", help: "sets the custom_url setting: an http(s):// or file:// price list"),
+        OptionSpec(name: "palette", value: "BAND=#RRGGBB,…", help: "sets band colours, e.g. green=#00FF00,red=#FF0000"),
+        OptionSpec(name: "brightness", value: "BAND=N,…", help: "sets LED brightness per band, 0-255, e.g. green=64,red=255"),
         OptionSpec(name: "fetch-timeout", value: "SECONDS", help: "HTTP time-out per request, 1-300 (default: 20)"),
         OptionSpec(name: "max-body-bytes", value: "BYTES", help: "largest price response accepted (default: 8388608)"),
         OptionSpec(name: "log-level", value: "LEVEL", help: "debug, info, warning or error (default: info)"),
@@ -52,6 +61,14 @@ struct Configuration {
         OptionSpec(name: "tomorrow-hour", value: "HOUR", help: "local hour from which tomorrow's prices are polled, 0-23 (default: 13)"),
         OptionSpec(name: "poll-interval", value: "SECONDS", help: "pause between polls for due prices, 30-3600 (default: 300)"),
         OptionSpec(name: "allow-remote-url", value: nil, help: "let custom_url be changed over MQTT (off: such changes are refused)"),
+        OptionSpec(name: "ha-discovery", value: "MODE", help: "Home Assistant discovery: true, false, or remove to delete the entities (default: true)"),
+        OptionSpec(name: "ha-discovery-prefix", value: "PREFIX", help: "Home Assistant's discovery prefix (default: homeassistant)"),
+        OptionSpec(name: "led", value: "TYPE:TOPIC", help: "drive a light: wled:<topic>, z2m:<name>, tasmota:<topic> or json:<topic>; repeatable", repeatable: true),
+        OptionSpec(name: "z2m-base-topic", value: "TOPIC", help: "Zigbee2MQTT's base topic (default: zigbee2mqtt)"),
+        OptionSpec(name: "cheapest-hours", value: "N,N,…", help: "window lengths for cheapest/<N>h, 1-24 (default: 1,2,3,4)"),
+        OptionSpec(name: "influx-url", value: "URL", help: "also write line protocol here, e.g. http://localhost:8086/write?db=energy"),
+        OptionSpec(name: "influx-token-file", value: "FILE", help: "InfluxDB 2.x/3.x token file (or set ENERGYCLOCK_INFLUX_TOKEN)"),
+        OptionSpec(name: "influx-username", value: "USER", help: "InfluxDB 1.x user; the password comes from ENERGYCLOCK_INFLUX_PASSWORD"),
     ] + commonSpecs
 
     /// Options of `energyclock prices`.
@@ -80,6 +97,44 @@ struct Configuration {
         awattarURL = options["awattar-url"] == nil ? nil : try options.url("awattar-url", default: EnergyChartsSource.defaultBaseURL)
         entsoeToken = try Self.secret(options, file: "entsoe-token-file", variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
         customURL = options["custom-url"]
+        settingOverrides = [(SettingsField.palette, "palette"), (.brightness, "brightness")].compactMap { field, name in
+            options[name].map { (field, $0) }
+        }
+        guard let mode = HADiscovery.Mode(rawValue: (options["ha-discovery"] ?? "true").lowercased()) else {
+            throw UsageError("\(options.origin("ha-discovery")) must be true, false or remove, got \"\(options["ha-discovery"] ?? "")\"")
+        }
+        discoveryMode = mode
+        discoveryPrefix = options["ha-discovery-prefix"] ?? "homeassistant"
+        guard TopicTree.isValidPrefix(discoveryPrefix) else {
+            throw UsageError("\(options.origin("ha-discovery-prefix")) must be a topic without + or #")
+        }
+        leds = try options.all("led").map { text throws(UsageError) in
+            guard let led = LedTarget(text) else {
+                throw UsageError("\(options.origin("led")): \"\(text)\" is not TYPE:TOPIC with TYPE wled, z2m, tasmota or json")
+            }
+            return led
+        }
+        z2mBaseTopic = options["z2m-base-topic"] ?? "zigbee2mqtt"
+        let hours = (options["cheapest-hours"] ?? "1,2,3,4").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        cheapestHours = try hours.map { text throws(UsageError) in
+            guard let n = Int(text), (1...24).contains(n) else {
+                throw UsageError("\(options.origin("cheapest-hours")) must list whole hours from 1 to 24, got \"\(text)\"")
+            }
+            return n
+        }
+        if options["influx-url"] != nil {
+            let url = try options.url("influx-url", default: EnergyZeroSource.defaultBaseURL)
+            var authorization: String?
+            if let token = try Self.secret(options, file: "influx-token-file", variable: "ENERGYCLOCK_INFLUX_TOKEN", environment: environment) {
+                authorization = "Token \(token)"
+            } else if let user = options["influx-username"] {
+                let password = environment["ENERGYCLOCK_INFLUX_PASSWORD"] ?? ""
+                authorization = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+            }
+            influx = InfluxWriter.Target(url: url, authorization: authorization)
+        } else {
+            influx = nil
+        }
         allowRemoteURL = try options.flag("allow-remote-url")
         source = options["source"]
         if let text = options["date"] {
@@ -172,11 +227,28 @@ struct Configuration {
 
     /// Settings the command line sets, applied over the saved ones at start.
     func overrides(sources: [String]) throws(UsageError) -> SettingsPatch? {
-        guard let customURL else { return nil }
-        do {
-            return try SettingsPatch.parse(field: SettingsField.customURL.rawValue, plain: Array(JSONWriter.quoted(customURL).utf8), sources: sources)
-        } catch {
-            throw UsageError("--custom-url: \(error)")
+        var given = settingOverrides
+        if let customURL { given.append((.customURL, JSONWriter.quoted(customURL))) }
+        guard !given.isEmpty else { return nil }
+        var patch = SettingsPatch()
+        for (field, text) in given {
+            do {
+                let one = try SettingsPatch.parse(field: field.rawValue, plain: Array(text.utf8), sources: sources)
+                patch.values.merge(one.values) { $1 }
+            } catch {
+                throw UsageError("--\(field.rawValue.replacingOccurrences(of: "_", with: "-")): \(error)")
+            }
         }
+        return patch
+    }
+
+    /// What the publisher adds: discovery, LEDs, windows and InfluxDB.
+    func publisherOptions(sources: [String], logger: Logger) -> PublisherOptions {
+        PublisherOptions(
+            cheapestHours: cheapestHours,
+            discovery: HADiscovery(prefix: discoveryPrefix, mode: discoveryMode, sources: sources),
+            leds: leds, z2mBaseTopic: z2mBaseTopic,
+            influx: influx.map { InfluxWriter(target: $0, logger: logger) }
+        )
     }
 }

@@ -23,7 +23,7 @@ enum Help {
     }
 
     private static func describe(_ spec: OptionSpec) -> String {
-        let flag = "--\(spec.name)" + (spec.value.map { " \($0)" } ?? "")
+        let flag = "--\(spec.name)" + (spec.value.map { " \($0)" } ?? "") + (spec.repeatable ? " …" : "")
         let padded = flag.count < 30 ? flag + String(repeating: " ", count: 30 - flag.count) : flag + "  "
         return "  \(padded)\(spec.help)"
     }

@@ -8,6 +8,8 @@ struct OptionSpec {
     let value: String?
     /// What it does, with its default.
     let help: String
+    /// May be given more than once; the environment variable then holds a comma-separated list.
+    var repeatable = false
 
     /// `ENERGYCLOCK_` + the name in upper case with `_` for `-`.
     var environmentName: String { "ENERGYCLOCK_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
@@ -22,6 +24,7 @@ struct UsageError: Error, CustomStringConvertible {
 /// The options a command accepts, and the values given for them by flag or environment.
 struct ParsedOptions {
     private var values: [String: String] = [:]
+    private var lists: [String: [String]] = [:]
     private var origins: [String: String] = [:]
 
     /// Parses `arguments` against `specs`; a flag beats the environment.
@@ -44,11 +47,13 @@ struct ParsedOptions {
             if let equals = body.firstIndex(of: "=") {
                 guard spec.value != nil else { throw UsageError("--\(name) takes no value") }
                 values[name] = String(body[body.index(after: equals)...])
+                lists[name, default: []].append(values[name]!)
             } else if spec.value == nil {
                 values[name] = "true"
             } else {
                 guard index < arguments.count else { throw UsageError("--\(name) needs a value (\(spec.value!))") }
                 values[name] = arguments[index]
+                lists[name, default: []].append(arguments[index])
                 index += 1
             }
             origins[name] = "--\(name)"
@@ -57,12 +62,18 @@ struct ParsedOptions {
             if let value = environment[spec.environmentName] {
                 values[spec.name] = value
                 origins[spec.name] = spec.environmentName
+                if spec.repeatable {
+                    lists[spec.name] = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                }
             }
         }
     }
 
     /// The value of `name`, if given.
     subscript(name: String) -> String? { values[name] }
+
+    /// Every value of a repeatable option, in order.
+    func all(_ name: String) -> [String] { lists[name] ?? [] }
 
     /// Where the value of `name` came from, for error messages.
     func origin(_ name: String) -> String { origins[name] ?? "--\(name)" }

@@ -14,7 +14,7 @@ import Testing
 
     @Test func defaults() {
         let d = Settings.defaults
-        #expect(d.json == #"{"source":"energyzero","color_mode":"absolute","green_max":0.1,"yellow_max":0.2,"orange_max":0.3,"history_days":7,"vat_percent":21,"surcharge":0,"resolution":"hour","zone":"NL","fallback_sources":[],"custom_url":"","custom_unit":"EUR/kWh"}"#)
+        #expect(d.json == ##"{"source":"energyzero","color_mode":"absolute","green_max":0.1,"yellow_max":0.2,"orange_max":0.3,"history_days":7,"vat_percent":21,"surcharge":0,"resolution":"hour","zone":"NL","fallback_sources":[],"custom_url":"","custom_unit":"EUR/kWh","palette":{"green":"#34C759","yellow":"#FFCC00","orange":"#FF9500","red":"#FF3B30"},"brightness":{}}"##)
         #expect(abs(d.consumerPrice(0.1) - 0.121) < 1e-12)
     }
 

@@ -71,7 +71,10 @@ struct SettingsRoundTripTests {
             #expect(result["ok"] as? Bool == false)
             #expect((result["error"] as? String)?.contains(reason) == true, "\(result)")
         }
-        #expect(live.all("energyclock/settings") == settingsBefore)
+        // Refusals resend the unchanged settings (so Home Assistant controls snap back), never other ones.
+        let settingsAfter = live.all("energyclock/settings")
+        #expect(settingsAfter.count == settingsBefore.count + refusals.count)
+        #expect(Set(settingsAfter.dropFirst(settingsBefore.count)) == [settingsBefore.last!])
         #expect(live.all("energyclock/thresholds") == thresholdsBefore)
         #expect(live.all("energyclock/color") == colorBefore)
         await live.stop()

@@ -30,6 +30,10 @@ public struct Settings: Sendable, Hashable {
     public var customURL: String
     /// Unit of the `custom` source's prices unless its document names one: `EUR/kWh` or `EUR/MWh`.
     public var customUnit: String
+    /// The colour of each band, for `color/hex`, `color/rgb` and LEDs.
+    public var palette: [Band: RGBColor]
+    /// LED brightness per band, 0…255; a band without one leaves the brightness alone.
+    public var brightness: [Band: Int]
 
     /// The settings of a fresh installation.
     public static let defaults = Settings(
@@ -43,14 +47,17 @@ public struct Settings: Sendable, Hashable {
         zone: "NL",
         fallbackSources: [],
         customURL: "",
-        customUnit: "EUR/kWh"
+        customUnit: "EUR/kWh",
+        palette: Dictionary(uniqueKeysWithValues: Band.allCases.map { ($0, $0.defaultColor) }),
+        brightness: [:]
     )
 
     /// Settings from all their parts.
     public init(
         source: String, colorMode: ColorMode, thresholds: Thresholds, historyDays: Int,
         vatPercent: Double, surcharge: Double, resolution: Resolution,
-        zone: String, fallbackSources: [String], customURL: String, customUnit: String
+        zone: String, fallbackSources: [String], customURL: String, customUnit: String,
+        palette: [Band: RGBColor], brightness: [Band: Int]
     ) {
         self.source = source
         self.colorMode = colorMode
@@ -63,7 +70,12 @@ public struct Settings: Sendable, Hashable {
         self.fallbackSources = fallbackSources
         self.customURL = customURL
         self.customUnit = customUnit
+        self.palette = palette
+        self.brightness = brightness
     }
+
+    /// The colour of `band` under this palette.
+    public func color(of band: Band) -> RGBColor { palette[band] ?? band.defaultColor }
 
     /// What a household pays for `market`: `(market + surcharge) × (1 + vat_percent / 100)`.
     public func consumerPrice(_ market: Double) -> Double {
@@ -90,6 +102,14 @@ public struct Settings: Sendable, Hashable {
                 w.beginArray()
                 values.forEach { w.string($0) }
                 w.endArray()
+            case let .colors(colors):
+                w.beginObject()
+                for band in Band.allCases { if let color = colors[band] { w.field(band.rawValue, color.hex) } }
+                w.endObject()
+            case let .levels(levels):
+                w.beginObject()
+                for band in Band.allCases { if let level = levels[band] ?? nil { w.field(band.rawValue, level) } }
+                w.endObject()
             }
         }
         w.endObject()

@@ -26,6 +26,10 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case customURL = "custom_url"
     /// Unit of the custom source.
     case customUnit = "custom_unit"
+    /// Colour per band.
+    case palette
+    /// LED brightness per band.
+    case brightness
 
     /// The kind of value the field takes and its allowed range.
     public var kind: Kind {
@@ -41,6 +45,8 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case .fallbackSources: .sourceList
         case .customURL: .url
         case .customUnit: .choice(["EUR/kWh", "EUR/MWh"])
+        case .palette: .palette
+        case .brightness: .brightness
         }
     }
 
@@ -56,6 +62,10 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case sourceList
         /// Empty, or an `http://`, `https://` or `file://` URL.
         case url
+        /// Colours by band: `{"green":"#00FF00"}` or `green=#00FF00,red=#FF0000`; unnamed bands keep theirs.
+        case palette
+        /// Brightness 0…255 by band, `null` to stop setting it: `{"green":64}` or `green=64,red=255`.
+        case brightness
     }
 }
 
@@ -69,6 +79,10 @@ public enum SettingValue: Sendable, Hashable {
     case integer(Int)
     /// A list of words.
     case list([String])
+    /// Colours by band; merged over the current palette.
+    case colors([Band: RGBColor])
+    /// Brightness by band, nil to remove; merged over the current levels.
+    case levels([Band: Int?])
 }
 
 extension Settings {
@@ -89,6 +103,8 @@ extension Settings {
             case .fallbackSources: .list(fallbackSources)
             case .customURL: .text(customURL)
             case .customUnit: .text(customUnit)
+            case .palette: .colors(palette)
+            case .brightness: .levels(brightness.mapValues { $0 })
             }
         }
         set {
@@ -106,6 +122,9 @@ extension Settings {
             case let (.fallbackSources, .list(v)): fallbackSources = v
             case let (.customURL, .text(v)): customURL = v
             case let (.customUnit, .text(v)): customUnit = v
+            case let (.palette, .colors(v)): palette.merge(v) { $1 }
+            case let (.brightness, .levels(v)):
+                for (band, level) in v { brightness[band] = level }
             default: assertionFailure("\(newValue) does not fit \(field.rawValue)")
             }
         }

@@ -92,6 +92,30 @@ extension SettingsField {
                 throw .outOfRange(field: rawValue, value: "\"\(text.prefix(200))\"", allowed: "an http://, https:// or file:// URL, or empty")
             }
             return .text(text)
+        case .palette:
+            var colors: [Band: RGBColor] = [:]
+            for (band, entry) in try bandMap(value, plain: plain, expected: "an object of band colours like {\"green\":\"#00FF00\"}") {
+                guard case let .string(text) = entry, let color = RGBColor(hex: text) else {
+                    throw .wrongType(field: "\(rawValue).\(band.rawValue)", expected: "a colour as #RRGGBB", found: entry.text)
+                }
+                colors[band] = color
+            }
+            return .colors(colors)
+        case .brightness:
+            var levels: [Band: Int?] = [:]
+            for (band, entry) in try bandMap(value, plain: plain, expected: "an object of band levels like {\"green\":64}") {
+                switch entry {
+                case .null:
+                    levels[band] = .some(nil)
+                case let .number(n) where n == n.rounded() && (0...255).contains(n):
+                    levels[band] = Int(n)
+                case let .string(text) where plain && Int(text).map({ (0...255).contains($0) }) == true:
+                    levels[band] = Int(text)
+                default:
+                    throw .outOfRange(field: "\(rawValue).\(band.rawValue)", value: entry.text, allowed: "a whole number from 0 to 255, or null")
+                }
+            }
+            return .levels(levels)
         case let .integer(range):
             let number = try numeric(value, plain: plain)
             guard number == number.rounded() else {
@@ -102,6 +126,29 @@ extension SettingsField {
                                   allowed: "a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return .integer(Int(number))
+        }
+    }
+
+    /// A band-keyed object, or in plain form `band=value,band=value`.
+    private func bandMap(_ value: JSONValue, plain: Bool, expected: String) throws(SettingsError) -> [(Band, JSONValue)] {
+        var members: [String: JSONValue]
+        switch value {
+        case let .object(object): members = object
+        case let .string(text) where plain:
+            members = [:]
+            for pair in text.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2 else { throw .wrongType(field: rawValue, expected: expected, found: "\"\(text)\"") }
+                members[parts[0]] = parts[1] == "null" ? .null : .string(parts[1])
+            }
+        default:
+            throw .wrongType(field: rawValue, expected: expected, found: value.typeName)
+        }
+        return try members.sorted { $0.key < $1.key }.map { (key, entry) throws(SettingsError) in
+            guard let band = Band(rawValue: key) else {
+                throw .invalidChoice(field: rawValue, value: key, allowed: Band.allCases.map(\.rawValue))
+            }
+            return (band, entry)
         }
     }
 

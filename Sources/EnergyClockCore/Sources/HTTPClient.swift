@@ -34,8 +34,17 @@ public struct HTTPClient: Sendable {
 
     /// Fetches `url`; errors name `source` and never include the URL, whose query may hold a token.
     public func get(_ url: URL, source: String) async throws(SourceError) -> HTTPResponse {
+        try await send(url, body: nil, headers: ["Accept: application/json, application/xml;q=0.9, */*;q=0.5"], source: source)
+    }
+
+    /// POSTs `body` to `url` with extra `headers` (`Name: value`); errors name `source`.
+    public func post(_ url: URL, body: [UInt8], headers: [String], source: String) async throws(SourceError) -> HTTPResponse {
+        try await send(url, body: body, headers: headers, source: source)
+    }
+
+    private func send(_ url: URL, body: [UInt8]?, headers: [String], source: String) async throws(SourceError) -> HTTPResponse {
         _ = Self.globalInit
-        let transfer = Transfer(limit: maxBodyBytes)
+        let transfer = Transfer(limit: maxBodyBytes, upload: body, headers: headers)
         let result: Result<HTTPResponse, SourceError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let thread = Thread { [self] in
@@ -54,7 +63,8 @@ public struct HTTPClient: Sendable {
     private func perform(_ url: URL, _ transfer: Transfer) -> Result<HTTPResponse, Failure> {
         guard let curl = curl_easy_init() else { return .failure(Failure(problem: .transport("could not start a transfer"))) }
         defer { curl_easy_cleanup(curl) }
-        let headers = curl_slist_append(nil, "Accept: application/json, application/xml;q=0.9, */*;q=0.5")
+        var headers: UnsafeMutablePointer<curl_slist>?
+        for header in transfer.headers { headers = curl_slist_append(headers, header) }
         defer { curl_slist_free_all(headers) }
         let context = Unmanaged.passUnretained(transfer).toOpaque()
         ec_setopt_string(curl, CURLOPT_URL, url.absoluteString)
@@ -68,6 +78,18 @@ public struct HTTPClient: Sendable {
         ec_setopt_string(curl, CURLOPT_ACCEPT_ENCODING, "")
         ec_setopt_string(curl, CURLOPT_USERAGENT, "energyclock/\(EnergyClockVersion.string)")
         ec_setopt_pointer(curl, CURLOPT_HTTPHEADER, headers.map { UnsafeMutableRawPointer($0) })
+        if let upload = transfer.upload {
+            ec_setopt_long(curl, CURLOPT_POST, 1)
+            ec_setopt_long(curl, CURLOPT_POSTFIELDSIZE, upload.count)
+            // COPYPOSTFIELDS copies the body, so no Swift buffer has to outlive this call.
+            if upload.isEmpty {
+                ec_setopt_string(curl, CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                upload.withUnsafeBufferPointer { bytes in
+                    _ = ec_setopt_pointer(curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress!))
+                }
+            }
+        }
         ec_setopt_write(curl) { data, size, count, user in
             let transfer = Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue()
             let length = size * count
@@ -121,9 +143,15 @@ public struct HTTPClient: Sendable {
         var body: [UInt8] = []
         var tooLarge = false
         let limit: Int
+        let upload: [UInt8]?
+        let headers: [String]
         let cancelled = Atomic<Bool>(false)
 
-        init(limit: Int) { self.limit = limit }
+        init(limit: Int, upload: [UInt8]?, headers: [String]) {
+            self.limit = limit
+            self.upload = upload
+            self.headers = headers
+        }
     }
 }
 

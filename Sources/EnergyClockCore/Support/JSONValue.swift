@@ -13,6 +13,16 @@ public enum JSONValue: Sendable, Hashable {
     /// An object.
     case object([String: JSONValue])
 
+    /// A short text form for error messages: the value of a scalar, else its type.
+    public var text: String {
+        switch self {
+        case let .string(s): "\"\(s.prefix(60))\""
+        case let .number(n): DecimalFormat.string(n)
+        case let .bool(b): b ? "true" : "false"
+        default: typeName
+        }
+    }
+
     /// The JSON type's name, for error messages.
     public var typeName: String {
         switch self {

@@ -1,0 +1,140 @@
+import EnergyClockCore
+
+/// Home Assistant MQTT discovery: one retained config per entity, all on one device.
+public struct HADiscovery: Sendable {
+    /// Publish configs, remove the entities with empty configs, or leave discovery alone.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Publish every config.
+        case on = "true"
+        /// Publish nothing.
+        case off = "false"
+        /// Publish empty configs once, so Home Assistant removes the entities.
+        case remove
+    }
+
+    /// The discovery prefix, `homeassistant` by default.
+    public var prefix: String
+    /// What to do.
+    public var mode: Mode
+    /// Source ids offered by the `source` select.
+    public var sources: [String]
+
+    /// Discovery under `prefix`.
+    public init(prefix: String = "homeassistant", mode: Mode = .on, sources: [String]) {
+        self.prefix = prefix
+        self.mode = mode
+        self.sources = sources
+    }
+
+    /// Where Home Assistant announces that it (re)started.
+    public var statusTopic: String { "\(prefix)/status" }
+
+    /// One entity's config topic and payload.
+    public struct Config: Sendable, Equatable {
+        /// `<prefix>/<component>/<node_id>/<object_id>/config`.
+        public var topic: String
+        /// The JSON config.
+        public var payload: String
+    }
+
+    /// The node id: the topic prefix with every character outside `[a-zA-Z0-9_-]` made `_`.
+    public static func nodeID(_ topics: TopicTree) -> String {
+        String(topics.prefix.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
+    }
+
+    /// Every entity's config for `topics`; empty payloads in `remove` mode.
+    public func configs(_ topics: TopicTree) -> [Config] {
+        guard mode != .off else { return [] }
+        let node = Self.nodeID(topics)
+        let none = "None" // Home Assistant's "unknown" for a rendered template.
+        var entities: [(component: String, object: String, fields: [(String, Field)])] = []
+        func sensor(_ object: String, _ name: String, _ topic: String, _ template: String, _ extra: [(String, Field)] = []) {
+            entities.append(("sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
+        }
+        let euro: [(String, Field)] = [("unit_of_measurement", .text("EUR/kWh")), ("state_class", .text("measurement")),
+                                       ("suggested_display_precision", .integer(4))]
+        sensor("price", "Price", topics.price, "{{ value if value else \(none) }}",
+               euro + [("json_attributes_topic", .text(topics.statsToday)), ("icon", .text("mdi:currency-eur"))])
+        sensor("band", "Band", topics.color, "{{ value if value else \(none) }}",
+               [("device_class", .text("enum")), ("options", .list(Band.allCases.map(\.rawValue))), ("icon", .text("mdi:palette"))])
+        sensor("next_price", "Next price", topics.next, "{{ value_json.price if value else \(none) }}", euro)
+        for (object, name, key) in [("today_min", "Today's minimum", "min"), ("today_max", "Today's maximum", "max"),
+                                    ("today_average", "Today's average", "mean")] {
+            sensor(object, name, topics.statsToday, "{{ value_json.\(key) if value_json.\(key) is defined else \(none) }}", euro)
+        }
+        for (object, name, key) in [("cheapest_start", "Cheapest slot today", "cheapest"), ("dearest_start", "Most expensive slot today", "most_expensive")] {
+            sensor(object, name, topics.statsToday, "{{ value_json.\(key).start if value_json.\(key) is defined else \(none) }}",
+                   [("device_class", .text("timestamp"))])
+        }
+        entities.append(("binary_sensor", "stale", [
+            ("name", .text("Stale prices")), ("state_topic", .text(topics.stale)), ("payload_on", .text("true")),
+            ("payload_off", .text("false")), ("device_class", .text("problem")), ("entity_category", .text("diagnostic")),
+        ]))
+        func setting(_ component: String, _ field: SettingsField, _ name: String, _ extra: [(String, Field)]) {
+            entities.append((component, field.rawValue, [
+                ("name", .text(name)), ("command_topic", .text(topics.settingsSet(field))), ("state_topic", .text(topics.settings)),
+                ("value_template", .text("{{ value_json.\(field.rawValue) }}")), ("entity_category", .text("config")),
+            ] + extra))
+        }
+        setting("select", .colorMode, "Colour mode", [("options", .list(ColorMode.allCases.map(\.rawValue)))])
+        setting("select", .source, "Price source", [("options", .list(sources))])
+        setting("select", .resolution, "Resolution", [("options", .list(Resolution.allCases.map(\.rawValue)))])
+        setting("select", .zone, "Bidding zone", [("options", .list(BiddingZone.all.map(\.code)))])
+        for (field, name) in [(SettingsField.greenMax, "Green up to"), (.yellowMax, "Yellow up to"), (.orangeMax, "Orange up to")] {
+            setting("number", field, name, [("min", .number(-10)), ("max", .number(10)), ("step", .number(0.001)), ("mode", .text("box")),
+                                             ("unit_of_measurement", .text("EUR/kWh"))])
+        }
+        setting("number", .historyDays, "Days of history", [("min", .number(1)), ("max", .number(60)), ("step", .number(1)), ("mode", .text("box")),
+                                                             ("unit_of_measurement", .text("d"))])
+        setting("number", .vatPercent, "VAT", [("min", .number(0)), ("max", .number(100)), ("step", .number(0.1)), ("mode", .text("box")),
+                                                ("unit_of_measurement", .text("%"))])
+        setting("number", .surcharge, "Surcharge", [("min", .number(-1)), ("max", .number(5)), ("step", .number(0.001)), ("mode", .text("box")),
+                                                     ("unit_of_measurement", .text("EUR/kWh"))])
+        entities.append(("button", "refresh", [("name", .text("Refresh prices")), ("command_topic", .text(topics.refresh)),
+                                               ("payload_press", .text("PRESS")), ("icon", .text("mdi:refresh"))]))
+
+        return entities.map { entity in
+            let topic = "\(prefix)/\(entity.component)/\(node)/\(entity.object)/config"
+            guard mode == .on else { return Config(topic: topic, payload: "") }
+            var w = JSONWriter()
+            w.beginObject()
+            for (key, value) in entity.fields { value.write(key, to: &w) }
+            w.field("unique_id", "\(node)_\(entity.object)")
+            w.field("availability_topic", topics.status)
+            w.key("device")
+            w.beginObject()
+            w.key("identifiers")
+            w.beginArray()
+            w.string("energyclock_\(node)")
+            w.endArray()
+            w.field("name", node == "energyclock" ? "energyclock" : "energyclock \(node)")
+            w.field("manufacturer", "energyclock")
+            w.field("model", "Day-ahead price daemon")
+            w.field("sw_version", EnergyClockVersion.string)
+            w.endObject()
+            w.endObject()
+            return Config(topic: topic, payload: w.output)
+        }
+    }
+
+    /// A config value.
+    enum Field {
+        case text(String)
+        case number(Double)
+        case integer(Int)
+        case list([String])
+
+        func write(_ key: String, to w: inout JSONWriter) {
+            switch self {
+            case let .text(v): w.field(key, v)
+            case let .number(v): w.field(key, v)
+            case let .integer(v): w.field(key, v)
+            case let .list(v):
+                w.key(key)
+                w.beginArray()
+                v.forEach { w.string($0) }
+                w.endArray()
+            }
+        }
+    }
+}

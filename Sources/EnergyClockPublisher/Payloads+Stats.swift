@@ -1,0 +1,42 @@
+import EnergyClockCore
+import Foundation
+
+extension Payloads {
+    /// `{"count","min","max","mean","median","cheapest":{start,end,price},"most_expensive":{…},"rank","quantile"}`;
+    /// `rank` and `quantile` describe `current` and are null without one. `{}` for a day without prices.
+    public static func stats(_ slots: [PricedSlot], current: PricedSlot?, _ calendar: LocalCalendar) -> String {
+        guard let stats = DayStats.of(slots) else { return "{}" }
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("count", stats.count)
+        w.field("min", stats.min)
+        w.field("max", stats.max)
+        w.field("mean", stats.mean)
+        w.field("median", stats.median)
+        for (name, slot) in [("cheapest", stats.cheapest), ("most_expensive", stats.mostExpensive)] {
+            w.key(name)
+            w.beginObject()
+            w.field("start", ISO8601.local(slot.slot.start, in: calendar))
+            w.field("end", ISO8601.local(slot.slot.end, in: calendar))
+            w.field("price", slot.price)
+            w.endObject()
+        }
+        w.field("rank", current.map { stats.rank(of: $0.price, in: slots) })
+        w.field("quantile", current.map { stats.quantile(of: $0.price) })
+        w.endObject()
+        return w.output
+    }
+
+    /// `{"hours","start","end","mean_price"}`, or an empty payload when no such window is known.
+    static func window(_ window: PriceWindow?, hours: Int, _ calendar: LocalCalendar) -> String {
+        guard let window else { return "" }
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("hours", hours)
+        w.field("start", ISO8601.local(window.start, in: calendar))
+        w.field("end", ISO8601.local(window.end, in: calendar))
+        w.field("mean_price", window.meanPrice)
+        w.endObject()
+        return w.output
+    }
+}

@@ -1,0 +1,23 @@
+/// What the publisher adds to the core topic tree.
+public struct PublisherOptions: Sendable {
+    /// Window lengths in hours for `cheapest/<N>h`.
+    public var cheapestHours: [Int]
+    /// Home Assistant discovery, or nil for none.
+    public var discovery: HADiscovery?
+    /// Lights to drive directly.
+    public var leds: [LedTarget]
+    /// Zigbee2MQTT's base topic.
+    public var z2mBaseTopic: String
+    /// Where line protocol is also written over HTTP, or nil.
+    public var influx: InfluxWriter?
+
+    /// Options with the defaults: windows of 1 to 4 hours, no discovery, no LEDs, no InfluxDB.
+    public init(cheapestHours: [Int] = [1, 2, 3, 4], discovery: HADiscovery? = nil, leds: [LedTarget] = [],
+                z2mBaseTopic: String = "zigbee2mqtt", influx: InfluxWriter? = nil) {
+        self.cheapestHours = cheapestHours
+        self.discovery = discovery
+        self.leds = leds
+        self.z2mBaseTopic = z2mBaseTopic
+        self.influx = influx
+    }
+}
