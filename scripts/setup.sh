@@ -2,12 +2,14 @@
 # Sourced, not run.
 
 ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev libcurl4-openssl-dev mosquitto mosquitto-clients ca-certificates)
+# Only the tests need a real InfluxDB 1.x.
+ENERGYCLOCK_TEST_PACKAGES=(influxdb)
 
-# Installs whichever of the packages are missing (with sudo when not root).
+# Installs whichever of the packages (and the extra ones named as arguments) are missing.
 ensure_packages() {
     local missing=()
     local package
-    for package in "${ENERGYCLOCK_PACKAGES[@]}"; do
+    for package in "${ENERGYCLOCK_PACKAGES[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -36,8 +38,8 @@ ensure_swift() {
     fi
 }
 
-# Everything a build needs: the packages, then the toolchain.
+# Everything a build needs: the packages (plus any named), then the toolchain.
 ensure_build_environment() {
-    ensure_packages
+    ensure_packages "$@"
     ensure_swift
 }

@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-ensure_build_environment
+ensure_build_environment "${ENERGYCLOCK_TEST_PACKAGES[@]}"
 swift build --build-tests
 swift test --skip-build "$@"

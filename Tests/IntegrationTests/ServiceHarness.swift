@@ -19,7 +19,7 @@ final class ServiceHarness: Sendable {
     init(
         broker: TestBroker, http: TestHTTPServer, clock: ManualClock, stateDirectory: URL = temporaryDirectory(),
         prefix: String = "energyclock", version: MQTTVersion = .v5, settings: [SettingsField: SettingValue] = [:],
-        fetchTimeout: Double = 2
+        fetchTimeout: Double = 2, options: PublisherOptions = PublisherOptions()
     ) throws {
         self.broker = broker
         self.http = http
@@ -40,14 +40,16 @@ final class ServiceHarness: Sendable {
         ))
         let level = ProcessInfo.processInfo.environment["ENERGYCLOCK_TEST_LOG"].flatMap(LogLevel.init(rawValue:)) ?? .error
         let logger = Logger(label: "test-\(prefix)", level: level)
-        let publisher = MQTTPublisher(client: mqtt, topics: topics, logger: logger)
+        let publisher = MQTTPublisher(client: mqtt, topics: topics, options: options, logger: logger)
         let manager = try PriceManager(
             configuration: .init(calendar: LocalCalendar(identifier: "Europe/Amsterdam")!),
             store: try PriceStore(directory: stateDirectory), catalog: catalog, clock: clock, output: publisher,
             logger: logger, overrides: settings.isEmpty ? nil : SettingsPatch(settings), jitter: { 0 }
         )
-        let service = EnergyClockService(manager: manager, client: mqtt, publisher: publisher,
-                                         router: SettingsRouter(topics: topics, sources: catalog.ids), logger: logger)
+        let router = SettingsRouter(topics: topics, sources: catalog.ids,
+                                    homeAssistantStatus: options.discovery.flatMap { $0.mode == .on ? $0.statusTopic : nil })
+        let service = EnergyClockService(manager: manager, client: mqtt, publisher: publisher, router: router,
+                                         influx: options.influx, logger: logger)
         self.service = service
         running = Task { try await service.run() }
     }

@@ -8,6 +8,13 @@ public struct PricedSlot: Sendable, Hashable {
     public var price: Double
     /// The colour band; nil only in relative mode before any price is known.
     public var band: Band?
+
+    /// A slot shown at `price` in `band`.
+    public init(slot: PriceSlot, price: Double, band: Band?) {
+        self.slot = slot
+        self.price = price
+        self.band = band
+    }
 }
 
 /// Everything the outside world sees at one instant; derived purely from prices, settings and time.

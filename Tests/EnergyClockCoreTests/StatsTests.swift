@@ -1,0 +1,69 @@
+import EnergyClockCore
+import Foundation
+import Testing
+
+@Suite struct StatsTests {
+    func priced(_ prices: [Double], from start: Date, minutes: Int = 60) -> [PricedSlot] {
+        prices.enumerated().map { i, price in
+            let s = start.addingTimeInterval(Double(i * minutes * 60))
+            return PricedSlot(slot: PriceSlot(start: s, end: s.addingTimeInterval(Double(minutes * 60)), market: price), price: price, band: nil)
+        }
+    }
+
+    @Test func dayFigures() throws {
+        let slots = priced([0.30, 0.10, 0.20, 0.10, 0.50], from: at("2026-01-15T00:00:00+01:00"))
+        let stats = try #require(DayStats.of(slots))
+        #expect(stats.min == 0.10 && stats.max == 0.50 && stats.count == 5)
+        #expect(abs(stats.mean - 0.24) < 1e-12)
+        #expect(stats.median == 0.20)
+        #expect(stats.cheapest.slot.start == at("2026-01-15T01:00:00+01:00")) // The earliest of the two 0.10s.
+        #expect(stats.mostExpensive.slot.start == at("2026-01-15T04:00:00+01:00"))
+        #expect(stats.rank(of: 0.20, in: slots) == 2)
+        #expect(stats.rank(of: 0.10, in: slots) == 0)
+        #expect(abs(stats.quantile(of: 0.20) - 0.25) < 1e-12)
+        #expect(DayStats.of([]) == nil)
+        #expect(DayStats.of(priced([0.2, 0.2], from: at("2026-01-15T00:00:00Z")))?.quantile(of: 0.2) == 0)
+    }
+
+    @Test func cheapestWindowOfHourlySlots() throws {
+        // 0.5 0.4 0.1 0.2 0.9 0.05 0.05 — two hours: 0.05+0.05 at 05:00 beats 0.1+0.2.
+        let slots = priced([0.5, 0.4, 0.1, 0.2, 0.9, 0.05, 0.05], from: at("2026-01-15T00:00:00Z"))
+        let two = try #require(PriceWindow.cheapest(hours: 2, in: slots, from: at("2026-01-15T00:10:00Z")))
+        #expect(two.start == at("2026-01-15T05:00:00Z") && two.end == at("2026-01-15T07:00:00Z"))
+        #expect(abs(two.meanPrice - 0.05) < 1e-12)
+        let three = try #require(PriceWindow.cheapest(hours: 3, in: slots, from: at("2026-01-15T00:10:00Z")))
+        #expect(three.start == at("2026-01-15T01:00:00Z")) // 0.4+0.1+0.2 = 0.7 < 0.9+0.05+0.05 = 1.0
+        #expect(PriceWindow.cheapest(hours: 8, in: slots, from: at("2026-01-15T00:10:00Z")) == nil)
+        // Later in the day the past is out of reach; the current slot still counts.
+        #expect(PriceWindow.cheapest(hours: 1, in: slots, from: at("2026-01-15T06:30:00Z"))?.start == at("2026-01-15T06:00:00Z"))
+    }
+
+    @Test func windowsNeverSpanAGap() throws {
+        var slots = priced([0.1, 0.1, 5, 0.1], from: at("2026-01-15T00:00:00Z"))
+        slots.remove(at: 2) // 02:00–03:00 unknown.
+        let two = try #require(PriceWindow.cheapest(hours: 2, in: slots, from: at("2026-01-15T00:00:00Z")))
+        #expect(two.start == at("2026-01-15T00:00:00Z"))
+        #expect(PriceWindow.cheapest(hours: 3, in: slots, from: at("2026-01-15T00:00:00Z")) == nil)
+    }
+
+    @Test func quarterSlotsMakeWindowsOfFourTimesNSlots() throws {
+        // Quarters: a cheap 15 minutes alone must not win a one-hour window.
+        let prices = [0.3, 0.3, 0.3, 0.3, 0.0, 0.9, 0.9, 0.9, 0.2, 0.2, 0.2, 0.2]
+        let slots = priced(prices, from: at("2026-01-15T00:00:00Z"), minutes: 15)
+        let hour = try #require(PriceWindow.cheapest(hours: 1, in: slots, from: at("2026-01-15T00:00:00Z")))
+        #expect(hour.start == at("2026-01-15T02:00:00Z"))
+        #expect(abs(hour.meanPrice - 0.2) < 1e-12)
+        #expect(hour.end.timeIntervalSince(hour.start) == 3600)
+    }
+
+    @Test func fallBackDayWindowCrossesTheRepeatedHour() throws {
+        let day = amsterdam.interval(of: LocalDay(year: 2026, month: 10, day: 25))
+        // 25 hours; the cheap pair is the two 02:00 hours (00:00Z and 01:00Z).
+        let prices = (0..<25).map { $0 == 2 || $0 == 3 ? 0.01 : 0.3 }
+        let slots = priced(prices, from: day.start)
+        let two = try #require(PriceWindow.cheapest(hours: 2, in: slots, from: day.start))
+        #expect(two.start == at("2026-10-25T00:00:00Z") && two.end == at("2026-10-25T02:00:00Z"))
+        #expect(ISO8601.local(two.start, in: amsterdam) == "2026-10-25T02:00:00+02:00")
+        #expect(ISO8601.local(two.end, in: amsterdam) == "2026-10-25T03:00:00+01:00")
+    }
+}
