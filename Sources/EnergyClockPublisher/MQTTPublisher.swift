@@ -77,9 +77,7 @@ public actor MQTTPublisher: ManagerOutput {
     public func connectionUp() async {
         connected = true
         do {
-            try client.subscribe(topics.settingsSet)
-            try client.subscribe(topics.settingsFieldFilter)
-            try client.subscribe(topics.refresh)
+            for filter in topics.subscriptions { try client.subscribe(filter) }
             if let discovery = options.discovery, discovery.mode == .on { try client.subscribe(discovery.statusTopic) }
         } catch {
             logger.error("\(error)")

@@ -62,6 +62,9 @@ public struct TopicTree: Sendable, Equatable {
     /// The subscription that covers every per-field set topic.
     public var settingsFieldFilter: String { topic("settings/+/set") }
 
+    /// Every filter energyclock subscribes to under its prefix.
+    public var subscriptions: [String] { [settingsSet, settingsFieldFilter, refresh] }
+
     /// Which settings command `topic` is, if any.
     public func settingsCommand(_ topic: String) -> SettingsCommand? {
         if topic == settingsSet { return .object }
