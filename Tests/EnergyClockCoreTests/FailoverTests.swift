@@ -5,28 +5,13 @@ import Testing
 @Suite struct FailoverTests {
     let day = LocalDay(year: 2025, month: 12, day: 17)
 
-    func start(_ manager: PriceManager, _ clock: ManualClock) async -> Task<Void, any Error> {
-        let task = Task { try await manager.run() }
-        await settle(clock)
-        return task
-    }
-
-    func settle(_ clock: ManualClock) async {
-        let deadline = Date().addingTimeInterval(5)
-        while clock.sleeperCount == 0, Date() < deadline { try? await Task.sleep(for: .milliseconds(1)) }
-    }
-
-    func patch(_ json: String, sources: [String]) -> SettingsRequest {
-        SettingsRequest(patch: Result { () throws(SettingsError) in try SettingsPatch.parse(object: Array(json.utf8), sources: sources) })
-    }
-
     @Test func aFailingSourceFallsBackAndReturnsWhenItHeals() async throws {
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
         let primary = MemorySource(id: "energyzero", slots: quarterDays(around: day))
         let backup = MemorySource(id: "backup", slots: quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market + 1) })
         primary.fail(true)
         let (manager, output) = try makeManager(clock: clock, source: primary, others: [backup])
-        await manager.submit(patch(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"]))
+        await manager.submit(request(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"]))
         #expect(await output.wait { $0.outcomes.count == 1 })
 
         let run = await start(manager, clock)
@@ -52,7 +37,7 @@ import Testing
         do {
             let (first, _) = try makeManager(clock: clock, source: primary, others: [empty], directory: directory)
             _ = await first.loadAndFetchIfNeeded()
-            await first.submit(patch(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"]))
+            await first.submit(request(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"]))
             try await Task.sleep(for: .milliseconds(50))
             await first.close()
         }
@@ -75,12 +60,12 @@ import Testing
         let run = await start(manager, clock)
         defer { run.cancel() }
         let ids = ["energyzero", "other"]
-        await manager.submit(patch(#"{"source":"other"}"#, sources: ids))
+        await manager.submit(request(#"{"source":"other"}"#, sources: ids))
         #expect(await output.wait { $0.last?.source == "other" && $0.last?.current?.slot.market == 2 })
         await settle(clock)
         let fetchesOfA = a.requests.count
         a.fail(true) // Going back must not need the network.
-        await manager.submit(patch(#"{"source":"energyzero"}"#, sources: ids))
+        await manager.submit(request(#"{"source":"energyzero"}"#, sources: ids))
         #expect(await output.wait { $0.outcomes.count == 2 })
         let back = output.snapshots.first { $0.source == "energyzero" && $0.settings.source == "energyzero" && $0.now == clock.now && $0.current?.slot.market == 0.10 }
         #expect(back != nil)

@@ -78,3 +78,21 @@ func makeManager(
     )
     return (manager, output)
 }
+
+/// Starts `manager.run()` and waits until it sleeps on the clock.
+func start(_ manager: PriceManager, _ clock: ManualClock) async -> Task<Void, any Error> {
+    let task = Task { try await manager.run() }
+    await settle(clock)
+    return task
+}
+
+/// Waits (briefly, in real time) until the run loop is asleep on the clock again.
+func settle(_ clock: ManualClock) async {
+    let deadline = Date().addingTimeInterval(5)
+    while clock.sleeperCount == 0, Date() < deadline { try? await Task.sleep(for: .milliseconds(1)) }
+}
+
+/// A settings request parsed from a JSON object.
+func request(_ json: String, sources: [String] = ["energyzero"]) -> SettingsRequest {
+    SettingsRequest(patch: Result { () throws(SettingsError) in try SettingsPatch.parse(object: Array(json.utf8), sources: sources) })
+}

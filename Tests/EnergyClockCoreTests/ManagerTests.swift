@@ -5,19 +5,6 @@ import Testing
 @Suite struct ManagerTests {
     let day = LocalDay(year: 2025, month: 12, day: 17)
 
-    /// Starts `manager.run()` and waits until it sleeps on the clock.
-    func start(_ manager: PriceManager, _ clock: ManualClock) async -> Task<Void, any Error> {
-        let task = Task { try await manager.run() }
-        await settle(clock)
-        return task
-    }
-
-    /// Waits until the run loop is asleep on the clock again.
-    func settle(_ clock: ManualClock) async {
-        let deadline = Date().addingTimeInterval(5)
-        while clock.sleeperCount == 0, Date() < deadline { try? await Task.sleep(for: .milliseconds(1)) }
-    }
-
     @Test func publishesCurrentSlotAndFollowsBoundaries() async throws {
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
         let source = MemorySource(slots: quarterDays(around: day))

@@ -3,12 +3,6 @@ import Foundation
 import Testing
 
 @Suite struct SettingsFoldTests {
-    func request(_ json: String) -> SettingsRequest {
-        SettingsRequest(patch: Result { () throws(SettingsError) in
-            try SettingsPatch.parse(object: Array(json.utf8), sources: ["energyzero"])
-        })
-    }
-
     @Test func burstFoldsIntoOneCommitAndOnePublishWithAResultEach() async throws {
         let directory = temporaryDirectory()
         let clock = ManualClock(start: at("2025-12-17T10:00:00+01:00"))

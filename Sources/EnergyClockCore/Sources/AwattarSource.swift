@@ -43,10 +43,7 @@ public struct AwattarSource: PriceSource {
         guard response.status == 200 else {
             throw SourceError(source: id, problem: .httpStatus(response.status, detail: ""))
         }
-        guard response.contentType.isEmpty || response.contentType.hasSuffix("json") else {
-            throw SourceError(source: id, problem: .contentType(response.contentType))
-        }
-        return try Self.parse(response.body)
+        return try Self.parse(response.jsonBody(source: id))
     }
 
     /// Reads `data[]` of `start_timestamp`, `end_timestamp` (ms) and `marketprice` (Eur/MWh).

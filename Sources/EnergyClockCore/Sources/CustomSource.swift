@@ -36,10 +36,7 @@ public struct CustomSource: PriceSource {
         } else {
             let response = try await http.get(url, source: id)
             guard response.status == 200 else { throw SourceError(source: id, problem: .httpStatus(response.status, detail: "")) }
-            guard response.contentType.isEmpty || response.contentType.hasSuffix("json") || response.contentType == "text/plain" else {
-                throw SourceError(source: id, problem: .contentType(response.contentType))
-            }
-            body = response.body
+            body = try response.body(ifTypeIs: { $0.hasSuffix("json") || $0 == "text/plain" }, source: id)
         }
         return try Self.parse(body, defaultUnit: settings.customUnit)
     }

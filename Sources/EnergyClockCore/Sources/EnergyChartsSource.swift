@@ -37,10 +37,7 @@ public struct EnergyChartsSource: PriceSource {
         case 404: return []
         default: throw SourceError(source: id, problem: .httpStatus(response.status, detail: ""))
         }
-        guard response.contentType.isEmpty || response.contentType.hasSuffix("json") else {
-            throw SourceError(source: id, problem: .contentType(response.contentType))
-        }
-        return try Self.parse(response.body)
+        return try Self.parse(response.jsonBody(source: id))
     }
 
     /// Reads the parallel `unix_seconds[]` and `price[]` arrays; `null` prices are left out.

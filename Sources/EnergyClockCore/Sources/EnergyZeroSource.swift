@@ -43,10 +43,7 @@ public struct EnergyZeroSource: PriceSource {
         default:
             throw SourceError(source: id, problem: .httpStatus(response.status, detail: Self.errorMessage(response.body)))
         }
-        guard response.contentType.isEmpty || response.contentType.hasSuffix("json") else {
-            throw SourceError(source: id, problem: .contentType(response.contentType))
-        }
-        return try Self.parse(response.body)
+        return try Self.parse(response.jsonBody(source: id))
     }
 
     /// The `message` of an error body such as `{"code":3,"message":"…"}`, shortened.

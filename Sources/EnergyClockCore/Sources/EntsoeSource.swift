@@ -66,10 +66,7 @@ public struct EntsoeSource: PriceSource {
         default:
             throw SourceError(source: id, problem: .httpStatus(response.status, detail: ""))
         }
-        guard response.contentType.isEmpty || response.contentType.contains("xml") else {
-            throw SourceError(source: id, problem: .contentType(response.contentType))
-        }
-        return try Self.parse(response.body, httpStatus: response.status)
+        return try Self.parse(response.body(ifTypeIs: { $0.contains("xml") }, source: id), httpStatus: response.status)
     }
 
     /// Reads a `Publication_MarketDocument` into validated slots, or an acknowledgement into none.

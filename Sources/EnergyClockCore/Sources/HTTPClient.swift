@@ -10,6 +10,17 @@ public struct HTTPResponse: Sendable {
     public var contentType: String
     /// The body.
     public var body: [UInt8]
+
+    /// Returns the body when the server named no media type or one that `accepts` takes.
+    public func body(ifTypeIs accepts: (String) -> Bool, source: String) throws(SourceError) -> [UInt8] {
+        guard contentType.isEmpty || accepts(contentType) else { throw SourceError(source: source, problem: .contentType(contentType)) }
+        return body
+    }
+
+    /// Returns the body when it is JSON (or its media type is not named).
+    public func jsonBody(source: String) throws(SourceError) -> [UInt8] {
+        try body(ifTypeIs: { $0.hasSuffix("json") }, source: source)
+    }
 }
 
 /// GET requests over libcurl with a total time-out and a body size limit, for the price sources.
