@@ -141,3 +141,25 @@ import Testing
         #expect(source.requests.contains(LocalDay(year: 2025, month: 12, day: 11)))
     }
 }
+
+@Suite struct StaleRecoveryTests {
+    @Test func aFailedOptionalFetchIsRetriedUntilStaleClears() async throws {
+        let day = LocalDay(year: 2025, month: 12, day: 17)
+        let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
+        let source = MemorySource(slots: quarterDays(around: day))
+        let (manager, output) = try makeManager(clock: clock, source: source)
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+        // Everything is cached; the refresh button fails.
+        source.fail(true)
+        await manager.refreshNow()
+        #expect(await output.wait { $0.last?.stale == true })
+        await settle(clock)
+        // The source heals; the backoff retry clears stale although nothing was missing.
+        source.fail(false)
+        let retry = try #require(clock.nextDeadline)
+        #expect(retry <= clock.now.addingTimeInterval(30))
+        clock.advance(to: retry)
+        #expect(await output.wait { $0.last?.stale == false })
+    }
+}

@@ -139,7 +139,8 @@ public actor PriceManager {
         return RefreshSchedule.Need(
             today: !slots.covers(calendar.interval(of: today)),
             tomorrow: now >= publicationTime(on: today) && !slots.covers(calendar.interval(of: today.adding(days: 1))),
-            chosenSource: servedBy == settings.source
+            chosenSource: servedBy == settings.source,
+            stale: stale
         )
     }
 

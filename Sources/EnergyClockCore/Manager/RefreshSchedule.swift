@@ -30,16 +30,19 @@ public struct RefreshSchedule: Sendable, Equatable {
         public var tomorrow: Bool
         /// The prices come from the chosen source, not from a fallback.
         public var chosenSource: Bool
+        /// The last fetch failed, so the prices shown are stale until one succeeds.
+        public var stale: Bool
 
         /// A need from its parts.
-        public init(today: Bool, tomorrow: Bool, chosenSource: Bool = true) {
+        public init(today: Bool, tomorrow: Bool, chosenSource: Bool = true, stale: Bool = false) {
             self.today = today
             self.tomorrow = tomorrow
             self.chosenSource = chosenSource
+            self.stale = stale
         }
 
-        /// Whether anything is missing, a return to the chosen source included.
-        public var any: Bool { today || tomorrow || !chosenSource }
+        /// Whether a fetch is wanted: something missing, a return to the chosen source, or a retry.
+        public var any: Bool { today || tomorrow || !chosenSource || stale }
     }
 
     /// The next step.

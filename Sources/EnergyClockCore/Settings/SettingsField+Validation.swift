@@ -1,0 +1,135 @@
+import Foundation
+
+extension SettingsField {
+    /// Checks `value` against this field's kind; `plain` also accepts numbers written as strings.
+    func validate(_ value: JSONValue, sources: [String], plain: Bool) throws(SettingsError) -> SettingValue {
+        switch kind {
+        case let .choice(words):
+            let allowed = words.isEmpty ? sources : words
+            guard case let .string(text) = value else {
+                throw .wrongType(field: rawValue, expected: "a string", found: value.typeName)
+            }
+            guard allowed.contains(text) else { throw .invalidChoice(field: rawValue, value: text, allowed: allowed) }
+            return .text(text)
+        case let .number(range):
+            let number = try numeric(value, plain: plain)
+            guard range.contains(number) else {
+                throw .outOfRange(field: rawValue, value: DecimalFormat.string(number),
+                                  allowed: "between \(DecimalFormat.string(range.lowerBound)) and \(DecimalFormat.string(range.upperBound))")
+            }
+            return .number(number)
+        case .sourceList:
+            let names: [JSONValue]
+            switch value {
+            case let .array(items): names = items
+            case let .string(text) where plain:
+                // `settings/fallback_sources/set` also takes `entsoe,energycharts`; empty clears the list.
+                names = text.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }
+            default: throw .wrongType(field: rawValue, expected: "an array of source names", found: value.typeName)
+            }
+            var list: [String] = []
+            for name in names {
+                guard case let .string(text) = name else {
+                    throw .wrongType(field: rawValue, expected: "an array of source names", found: "an array holding \(name.typeName)")
+                }
+                guard sources.contains(text) else { throw .invalidChoice(field: rawValue, value: text, allowed: sources) }
+                guard !list.contains(text) else { throw .notAllowed(field: rawValue, reason: "\(text) is listed twice") }
+                list.append(text)
+            }
+            return .list(list)
+        case .url:
+            guard case let .string(text) = value else {
+                throw .wrongType(field: rawValue, expected: "a string", found: value.typeName)
+            }
+            guard text.isEmpty || Self.isSourceURL(text) else {
+                throw .outOfRange(field: rawValue, value: "\"\(text.prefix(200))\"", allowed: "an http://, https:// or file:// URL, or empty")
+            }
+            return .text(text)
+        case .palette:
+            var colors: [Band: RGBColor] = [:]
+            for (band, entry) in try bandMap(value, plain: plain, expected: "an object of band colours like {\"green\":\"#00FF00\"}") {
+                guard case let .string(text) = entry, let color = RGBColor(hex: text) else {
+                    throw .wrongType(field: "\(rawValue).\(band.rawValue)", expected: "a colour as #RRGGBB", found: entry.text)
+                }
+                colors[band] = color
+            }
+            return .colors(colors)
+        case .brightness:
+            var levels: [Band: Int?] = [:]
+            for (band, entry) in try bandMap(value, plain: plain, expected: "an object of band levels like {\"green\":64}") {
+                switch entry {
+                case .null:
+                    levels[band] = .some(nil)
+                case let .number(n) where n == n.rounded() && (0...255).contains(n):
+                    levels[band] = Int(n)
+                case let .string(text) where plain && Int(text).map({ (0...255).contains($0) }) == true:
+                    levels[band] = Int(text)
+                default:
+                    throw .outOfRange(field: "\(rawValue).\(band.rawValue)", value: entry.text, allowed: "a whole number from 0 to 255, or null")
+                }
+            }
+            return .levels(levels)
+        case let .integer(range):
+            let number = try numeric(value, plain: plain)
+            guard number == number.rounded() else {
+                throw .wrongType(field: rawValue, expected: "a whole number", found: DecimalFormat.string(number))
+            }
+            guard number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
+                throw .outOfRange(field: rawValue, value: DecimalFormat.string(number),
+                                  allowed: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return .integer(Int(number))
+        }
+    }
+
+    /// A band-keyed object, or in plain form `band=value,band=value`.
+    private func bandMap(_ value: JSONValue, plain: Bool, expected: String) throws(SettingsError) -> [(Band, JSONValue)] {
+        var members: [String: JSONValue]
+        switch value {
+        case let .object(object): members = object
+        case let .string(text) where plain:
+            members = [:]
+            for pair in text.split(separator: ",") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard parts.count == 2 else { throw .wrongType(field: rawValue, expected: expected, found: "\"\(text)\"") }
+                members[parts[0]] = parts[1] == "null" ? .null : .string(parts[1])
+            }
+        default:
+            throw .wrongType(field: rawValue, expected: expected, found: value.typeName)
+        }
+        return try members.sorted { $0.key < $1.key }.map { (key, entry) throws(SettingsError) in
+            guard let band = Band(rawValue: key) else {
+                throw .invalidChoice(field: rawValue, value: key, allowed: Band.allCases.map(\.rawValue))
+            }
+            return (band, entry)
+        }
+    }
+
+    /// Whether `text` is an absolute `http`, `https` or `file` URL.
+    static func isSourceURL(_ text: String) -> Bool {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else { return false }
+        switch scheme {
+        case "http", "https": return url.host?.isEmpty == false
+        case "file": return url.path.hasPrefix("/")
+        default: return false
+        }
+    }
+
+    private func numeric(_ value: JSONValue, plain: Bool) throws(SettingsError) -> Double {
+        let number: Double
+        switch value {
+        case let .number(n):
+            number = n
+        case let .string(text) where plain:
+            let lowered = text.lowercased()
+            guard let n = Double(text), !lowered.contains("x") else {
+                throw .wrongType(field: rawValue, expected: "a number", found: "\"\(text)\"")
+            }
+            number = n
+        default:
+            throw .wrongType(field: rawValue, expected: "a number", found: value.typeName)
+        }
+        guard number.isFinite else { throw .nonFinite(field: rawValue) }
+        return number
+    }
+}
