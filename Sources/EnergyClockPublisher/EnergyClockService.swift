@@ -51,7 +51,7 @@ public final class EnergyClockService: Sendable {
                 logger.error("broker \(options.host):\(options.port) refused the connection: \(reason)")
                 await publisher.connectionDown()
             case let .connectionLost(reason):
-                logger.warning("connection to \(options.host):\(options.port) lost: \(reason); reconnecting")
+                logger.warning("no connection to \(options.host):\(options.port): \(reason); retrying with backoff")
                 await publisher.connectionDown()
             case let .message(message):
                 switch router.command(from: message) {

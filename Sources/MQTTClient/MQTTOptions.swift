@@ -94,7 +94,7 @@ public enum MQTTEvent: Sendable {
     case connected
     /// The broker refused the connection, with its reason.
     case refused(String)
-    /// The connection dropped; the client reconnects by itself.
+    /// There is no connection: it dropped, or could not be made. The client retries by itself.
     case connectionLost(String)
     /// A message arrived on a subscription.
     case message(MQTTMessage)

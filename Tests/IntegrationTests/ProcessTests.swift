@@ -74,7 +74,7 @@ struct ProcessTests {
             "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(port)", "--state-dir", temporaryDirectory().path,
             "--energyzero-url", "http://127.0.0.1:9",
         ], environment: environment([:]))
-        while !daemon.log.contains("connection to 127.0.0.1:\(port) lost") { try await Task.sleep(for: .milliseconds(10)) }
+        while !daemon.log.contains("no connection to 127.0.0.1:\(port)") { try await Task.sleep(for: .milliseconds(10)) }
 
         // The broker appears later: the daemon connects by itself.
         let broker = try await TestBroker.start(port: port)
@@ -90,7 +90,7 @@ struct ProcessTests {
         #expect(await daemon.waitForExit(timeout: 5) == 0, "\(daemon.log)")
         #expect(Date().timeIntervalSince(stopping) < 2)
         // One line per outage, not one per retry.
-        #expect(daemon.log.components(separatedBy: "lost").count - 1 <= 3, "\(daemon.log)")
+        #expect(daemon.log.components(separatedBy: "no connection").count - 1 <= 3, "\(daemon.log)")
     }
 
     @Test func credentialsComeFromTheEnvironmentOrAFileNeverAFlag() async throws {
