@@ -82,7 +82,6 @@ public struct EnergyZeroSource: PriceSource {
             guard let price else { throw fail(.malformed("base[\(index)].price.value is not a number")) }
             slots.append(PriceSlot(start: start, end: end, market: price))
         }
-        slots.sort { $0.start < $1.start }
         do {
             return try slots.validated()
         } catch {

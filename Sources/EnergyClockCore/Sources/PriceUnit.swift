@@ -27,9 +27,10 @@ struct PricePoint {
 
 extension Array where Element == PricePoint {
     /// Slots from points whose missing ends are the next start; the last one lasts as long as the
-    /// spacing before it. The result is sorted and validated for `source`.
+    /// spacing before it. Points out of time order are refused, not sorted: a list that is not in
+    /// order cannot be trusted to mean what it seems to.
     func slots(source: String) throws(SourceError) -> [PriceSlot] {
-        let points = sorted { $0.start < $1.start }
+        let points = self
         var slots: [PriceSlot] = []
         slots.reserveCapacity(points.count)
         for (index, point) in points.enumerated() {
