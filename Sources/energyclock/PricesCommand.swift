@@ -68,12 +68,16 @@ enum PricesCommand {
             lines.append("\(title)\(day)")
             if slots.isEmpty { lines.append("  no prices known yet") }
             for slot in slots {
+                // Each row is one slot from its local start (with the offset, which tells the two
+                // 02:00 hours of an autumn night apart); it lasts until the next row begins.
                 let start = ISO8601.local(slot.slot.start, in: calendar)
-                let end = ISO8601.local(slot.slot.end, in: calendar)
                 let band = slot.band?.rawValue ?? "-"
                 let price = DecimalFormat.string(slot.price, decimals: 4)
-                let mark = slot.slot.contains(snapshot.now) ? " <- now" : ""
-                let text = "  \(start.dropFirst(11).prefix(5))-\(end.dropFirst(11).prefix(5)) \(start.suffix(6))  \(price.padding(toLength: 8, withPad: " ", startingAt: 0))  \(band)\(mark)"
+                let mark = !dated && slot.slot.contains(snapshot.now) ? "  <- now" : ""
+                let minutes = Int(slot.slot.duration / 60)
+                let length = minutes == 60 ? "" : "  (\(minutes) min)"
+                var text = "  \(start.dropFirst(11).prefix(5)) \(start.suffix(6))  \(price.padding(toLength: 8, withPad: " ", startingAt: 0))  \(band.padding(toLength: 6, withPad: " ", startingAt: 0))\(length)\(mark)"
+                while text.hasSuffix(" ") { text.removeLast() }
                 lines.append(colored ? ansi(slot.band) + text + "\u{1B}[0m" : text)
             }
         }

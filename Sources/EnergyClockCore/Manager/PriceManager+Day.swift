@@ -4,7 +4,8 @@ extension PriceManager {
     /// Any day's prices, from the cache or else the source, banded under the current settings.
     ///
     /// `source` picks another source than the chosen one. Missing history for relative
-    /// thresholds is fetched one day at a time. The snapshot's "today" is `day`.
+    /// thresholds is fetched one day at a time. The snapshot's "today" is `day`, and its "now" the
+    /// real one when `day` is today, else the day's first instant.
     public func snapshot(of day: LocalDay, source id: String? = nil) async throws(SettingsError) -> Snapshot {
         var chosen = settings
         if let id {
@@ -33,7 +34,8 @@ extension PriceManager {
             }
         }
         let updated = try? store.lastSuccess(source: source.cacheKey(for: chosen))
-        return Snapshot.derive(now: calendar.start(of: day), calendar: calendar, settings: chosen, slots: held,
+        let now = calendar.day(containing: clock.now) == day ? clock.now : calendar.start(of: day)
+        return Snapshot.derive(now: now, calendar: calendar, settings: chosen, slots: held,
                                source: source.id, stale: failed, updatedAt: updated ?? nil)
     }
 }
