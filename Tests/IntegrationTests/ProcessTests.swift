@@ -1,3 +1,4 @@
+import EnergyClockCore
 import Foundation
 import MQTTClient
 import Testing
@@ -200,6 +201,25 @@ struct ProcessTests {
         let bad = try ChildProcess(Self.binary, ["prices", "--date", "2025-02-30"], environment: environment([:]))
         #expect(await bad.waitForExit(timeout: 10) == 2)
         #expect(bad.log.contains("--date must be a date as YYYY-MM-DD"))
+    }
+
+    @Test func pricesTableShowsTheRepeatedAutumnHourFromACustomFile() async throws {
+        // Quarter-hours for 25 October 2026 in a file of the user's own, in EUR/MWh.
+        let start = at("2026-10-24T22:00:00Z").timeIntervalSince1970
+        let items = (0..<100).map { #"{"start":\#(Int(start) + $0 * 900),"price":\#(50 + $0)}"# }.joined(separator: ",")
+        let file = temporaryDirectory().appendingPathComponent("prices.json")
+        try #"{"unit":"EUR/MWh","prices":["#.appending(items).appending("]}").write(to: file, atomically: true, encoding: .utf8)
+        let process = try ChildProcess(Self.binary, [
+            "prices", "--date", "2026-10-25", "--source", "custom", "--custom-url", file.absoluteString,
+            "--state-dir", temporaryDirectory().path, "--log-level", "error",
+        ], environment: environment([:]))
+        #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log)")
+        let rows = process.log.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.contains(":00 +0") }
+        #expect(rows.count == 25)
+        #expect(rows.contains { $0.hasPrefix("  02:00 +02:00") } && rows.contains { $0.hasPrefix("  02:00 +01:00") })
+        #expect(!process.log.contains("\u{1B}[")) // No colour codes when not on a terminal.
+        // The first hour is the mean of its four quarters, 50…53 EUR/MWh, plus 21 % VAT.
+        #expect(rows.first?.contains(DecimalFormat.string(0.0515 * 1.21, decimals: 4)) == true, "\(rows.first ?? "")")
     }
 
     @Test func pricesCommandPrintsJSONFromTheSource() async throws {
