@@ -18,7 +18,7 @@ public enum LineProtocol {
         for c in text {
             // A line break would end the line; it has no escape, so it becomes a space (then escaped).
             let character: Character = c == "\n" || c == "\r" ? " " : c
-            if special.contains(character) || (character == "\\" && special.contains("\\")) { out.append("\\") }
+            if special.contains(character) { out.append("\\") }
             out.append(character)
         }
         return out

@@ -94,7 +94,7 @@ struct Configuration {
         energyZeroURL = try options.url("energyzero-url", default: EnergyZeroSource.defaultBaseURL)
         entsoeURL = try options.url("entsoe-url", default: EntsoeSource.defaultBaseURL)
         energyChartsURL = try options.url("energycharts-url", default: EnergyChartsSource.defaultBaseURL)
-        awattarURL = options["awattar-url"] == nil ? nil : try options.url("awattar-url", default: EnergyChartsSource.defaultBaseURL)
+        awattarURL = try options.url("awattar-url")
         entsoeToken = try Self.secret(options, file: "entsoe-token-file", variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
         customURL = options["custom-url"]
         settingOverrides = [(SettingsField.palette, "palette"), (.brightness, "brightness")].compactMap { field, name in
@@ -122,8 +122,7 @@ struct Configuration {
             }
             return n
         }
-        if options["influx-url"] != nil {
-            let url = try options.url("influx-url", default: EnergyZeroSource.defaultBaseURL)
+        if let url = try options.url("influx-url") {
             var authorization: String?
             if let token = try Self.secret(options, file: "influx-token-file", variable: "ENERGYCLOCK_INFLUX_TOKEN", environment: environment) {
                 authorization = "Token \(token)"

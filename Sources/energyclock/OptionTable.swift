@@ -108,7 +108,12 @@ struct ParsedOptions {
 
     /// An http(s) URL, or `fallback` when not given.
     func url(_ name: String, default fallback: URL) throws(UsageError) -> URL {
-        guard let text = values[name] else { return fallback }
+        try url(name) ?? fallback
+    }
+
+    /// An http(s) URL, or nil when not given.
+    func url(_ name: String) throws(UsageError) -> URL? {
+        guard let text = values[name] else { return nil }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               url.host != nil
         else {
