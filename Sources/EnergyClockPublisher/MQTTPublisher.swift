@@ -26,14 +26,24 @@ public actor MQTTPublisher: ManagerOutput {
     }
 
     /// Shows `snapshot` on the retained topics, the LEDs and the line-protocol topic.
+    ///
+    /// Everything that reaches the broker happens before the one suspension point at the end,
+    /// so a newer snapshot can never be overtaken by an older one.
     public func publish(_ snapshot: Snapshot) async {
         latest = snapshot
+        var newLine: String?
         if let line = LineProtocol.currentPoint(snapshot), line != lastLine {
             lastLine = line
-            await options.influx?.enqueue([line])
-            if connected { send(topics.influx, line, retain: false) }
+            newLine = line
         }
-        guard connected else { return }
+        if connected {
+            sendRetained(snapshot)
+            if let newLine { send(topics.influx, newLine, retain: false) }
+        }
+        if let newLine { await options.influx?.enqueue([newLine]) }
+    }
+
+    private func sendRetained(_ snapshot: Snapshot) {
         for message in Payloads.render(snapshot, topics: topics, cheapestHours: options.cheapestHours)
         where sent[message.topic] != message.payload {
             guard send(message.topic, message.payload, retain: true) else { return }
@@ -101,7 +111,7 @@ public actor MQTTPublisher: ManagerOutput {
         }
         sent.removeAll()
         lastLED = nil
-        if let latest { await publish(latest) }
+        if let latest, connected { sendRetained(latest) }
     }
 
     /// The connection dropped; stop sending until it is back.
