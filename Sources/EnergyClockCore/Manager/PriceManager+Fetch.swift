@@ -37,7 +37,8 @@ extension PriceManager {
         let today = calendar.day(containing: now)
         var fetched = try await source.fetch(day: today, calendar: calendar, settings: settings)
         let tomorrow = calendar.interval(of: today.adding(days: 1))
-        if now >= publicationTime(on: today), !fetched.covers(tomorrow), !cached(source, settings).replacing(with: fetched).covers(tomorrow) {
+        if !source.answersIncludeNextDay, now >= publicationTime(on: today), !fetched.covers(tomorrow),
+           !cached(source, settings).replacing(with: fetched).covers(tomorrow) {
             fetched = fetched.replacing(with: try await source.fetch(day: today.adding(days: 1), calendar: calendar, settings: settings))
         }
         return fetched

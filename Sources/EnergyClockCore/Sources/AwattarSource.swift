@@ -4,6 +4,8 @@ import Foundation
 public struct AwattarSource: PriceSource {
     /// `awattar`.
     public let id = "awattar"
+    /// Requests span the day and the next.
+    public var answersIncludeNextDay: Bool { true }
     /// The API per zone; `--awattar-url` replaces both for testing or a proxy.
     public var baseURLs: [String: URL]
     /// The HTTP client with its limits.

@@ -9,6 +9,8 @@ import Foundation
 public struct CustomSource: PriceSource {
     /// `custom`.
     public let id = "custom"
+    /// The whole list comes every time.
+    public var answersIncludeNextDay: Bool { true }
     /// The HTTP client with its limits (the size limit applies to files too).
     public var http: HTTPClient
 

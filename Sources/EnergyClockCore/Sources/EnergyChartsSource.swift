@@ -4,6 +4,8 @@ import Foundation
 public struct EnergyChartsSource: PriceSource {
     /// `energycharts`.
     public let id = "energycharts"
+    /// Requests span the day and the next.
+    public var answersIncludeNextDay: Bool { true }
     /// Where the API lives, e.g. `https://api.energy-charts.info`.
     public var baseURL: URL
     /// The HTTP client with its limits.

@@ -4,6 +4,8 @@ import Foundation
 public struct EnergyZeroSource: PriceSource {
     /// `energyzero`.
     public let id = "energyzero"
+    /// Answers have held the day before and after too, but that is not promised; tomorrow is asked for itself.
+    public var answersIncludeNextDay: Bool { false }
     /// The Dutch market only.
     public let zones: Set<String>? = ["NL"]
     /// Where the API lives, e.g. `https://public.api.energyzero.nl`.

@@ -4,6 +4,8 @@ import Foundation
 public struct EntsoeSource: PriceSource {
     /// `entsoe`.
     public let id = "entsoe"
+    /// Requests span the day and the next.
+    public var answersIncludeNextDay: Bool { true }
     /// Where the API lives, e.g. `https://web-api.tp.entsoe.eu`.
     public var baseURL: URL
     /// The security token; never logged, published or put in an error.

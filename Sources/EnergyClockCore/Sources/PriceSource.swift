@@ -6,6 +6,10 @@ public protocol PriceSource: Sendable {
     /// The zones the source serves, or nil when it serves every known zone.
     var zones: Set<String>? { get }
 
+    /// Whether an answer for a day also holds the next day once that is published, so that
+    /// asking for tomorrow separately would only repeat the request.
+    var answersIncludeNextDay: Bool { get }
+
     /// Why the source cannot serve `settings` (a missing token, another zone), or nil when it can.
     func unusableReason(for settings: Settings) -> String?
 
@@ -22,6 +26,9 @@ public protocol PriceSource: Sendable {
 extension PriceSource {
     /// Serves every zone.
     public var zones: Set<String>? { nil }
+
+    /// Assumes answers hold only the day asked for.
+    public var answersIncludeNextDay: Bool { false }
 
     /// Usable in the zones it serves.
     public func unusableReason(for settings: Settings) -> String? {
