@@ -5,10 +5,12 @@ import Synchronization
 /// A price source backed by a list in memory, whose answers a test can change.
 final class MemorySource: PriceSource {
     let id: String
+    let answersIncludeNextDay: Bool
     private let state: Mutex<(slots: [PriceSlot], failing: Bool, requests: [LocalDay])>
 
-    init(id: String = "energyzero", slots: [PriceSlot] = []) {
+    init(id: String = "energyzero", slots: [PriceSlot] = [], answersIncludeNextDay: Bool = false) {
         self.id = id
+        self.answersIncludeNextDay = answersIncludeNextDay
         state = Mutex((slots, false, []))
     }
 

@@ -122,6 +122,18 @@ import Testing
         #expect(output.last?.tomorrow.count == 24)
     }
 
+    @Test func aSourceWhoseAnswersSpanTomorrowIsAskedOncePerPoll() async throws {
+        let clock = ManualClock(start: at("2025-12-17T13:10:00+01:00"))
+        let source = MemorySource(slots: quarterDays(around: day, days: 2), answersIncludeNextDay: true)
+        let (manager, _) = try makeManager(clock: clock, source: source)
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+        #expect(source.requests.filter { $0 >= day } == [day])
+        clock.advance(to: at("2025-12-17T13:15:00+01:00"))
+        await settle(clock)
+        #expect(source.requests.filter { $0 >= day } == [day, day])
+    }
+
     @Test func relativeModeUsesHistoryQuartilesAndBackfills() async throws {
         let clock = ManualClock(start: at("2025-12-17T10:00:00+01:00"))
         // Ten days of data; the first fetch only sees three, the rest must be backfilled.
