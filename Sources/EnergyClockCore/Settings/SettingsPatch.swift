@@ -61,9 +61,4 @@ extension Settings {
         }
         return next
     }
-
-    /// Every field of these settings as a patch, for storing and reloading through the same checks.
-    public var asPatch: SettingsPatch {
-        SettingsPatch(Dictionary(uniqueKeysWithValues: SettingsField.allCases.map { ($0, self[$0]) }))
-    }
 }

@@ -165,9 +165,3 @@ public struct HTTPClient: Sendable {
         }
     }
 }
-
-/// The version of this build.
-public enum EnergyClockVersion {
-    /// Semantic version.
-    public static let string = "0.1.0"
-}
