@@ -88,7 +88,7 @@ public actor MQTTPublisher: ManagerOutput {
         connected = true
         do {
             for filter in topics.subscriptions { try client.subscribe(filter) }
-            if let discovery = options.discovery, discovery.mode == .on { try client.subscribe(discovery.statusTopic) }
+            if let status = options.homeAssistantStatus { try client.subscribe(status) }
         } catch {
             logger.error("\(error)")
         }

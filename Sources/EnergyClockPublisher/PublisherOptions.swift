@@ -20,4 +20,9 @@ public struct PublisherOptions: Sendable {
         self.z2mBaseTopic = z2mBaseTopic
         self.influx = influx
     }
+
+    /// The topic Home Assistant announces restarts on, when discovery is on.
+    public var homeAssistantStatus: String? {
+        discovery.flatMap { $0.mode == .on ? $0.statusTopic : nil }
+    }
 }

@@ -14,7 +14,6 @@ struct Configuration {
     var entsoeToken: String?
     var awattarURL: URL?
     var energyChartsURL: URL
-    var customURL: String?
     var allowRemoteURL: Bool
     var date: LocalDay?
     var source: String?
@@ -24,7 +23,8 @@ struct Configuration {
     var z2mBaseTopic: String
     var cheapestHours: [Int]
     var influx: InfluxWriter.Target?
-    var settingOverrides: [(SettingsField, String)]
+    /// Settings the command line sets (`--custom-url`, `--palette`, `--brightness`), checked here.
+    var overrides: SettingsPatch?
     var fetchTimeout: Double
     var maxBodyBytes: Int
     var policy: RefreshSchedule.Policy
@@ -96,10 +96,10 @@ struct Configuration {
         energyChartsURL = try options.url("energycharts-url", default: EnergyChartsSource.defaultBaseURL)
         awattarURL = try options.url("awattar-url")
         entsoeToken = try Self.secret(options, file: "entsoe-token-file", variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
-        customURL = options["custom-url"]
-        settingOverrides = [(SettingsField.palette, "palette"), (.brightness, "brightness")].compactMap { field, name in
+        var given = [(SettingsField.palette, "palette"), (.brightness, "brightness")].compactMap { field, name in
             options[name].map { (field, $0) }
         }
+        if let url = options["custom-url"] { given.append((.customURL, JSONWriter.quoted(url))) }
         guard let mode = HADiscovery.Mode(rawValue: (options["ha-discovery"] ?? "true").lowercased()) else {
             throw UsageError("\(options.origin("ha-discovery")) must be true, false or remove, got \"\(options["ha-discovery"] ?? "")\"")
         }
@@ -178,6 +178,8 @@ struct Configuration {
             keepalive: try options.integer("mqtt-keepalive", in: 5...3600, default: 60),
             will: MQTTWill(topic: topics.status, payload: Array("offline".utf8))
         )
+        overrides = nil
+        overrides = try Self.patch(given, sources: catalog.ids)
     }
 
     private static func stateDirectory(_ options: ParsedOptions, environment: [String: String]) throws(UsageError) -> URL {
@@ -224,10 +226,8 @@ struct Configuration {
         ])
     }
 
-    /// Settings the command line sets, applied over the saved ones at start.
-    func overrides(sources: [String]) throws(UsageError) -> SettingsPatch? {
-        var given = settingOverrides
-        if let customURL { given.append((.customURL, JSONWriter.quoted(customURL))) }
+    /// The settings given on the command line as one checked patch, or nil when none were.
+    private static func patch(_ given: [(SettingsField, String)], sources: [String]) throws(UsageError) -> SettingsPatch? {
         guard !given.isEmpty else { return nil }
         var patch = SettingsPatch()
         for (field, text) in given {
@@ -239,6 +239,15 @@ struct Configuration {
             }
         }
         return patch
+    }
+
+    /// A manager over the store in the state directory, with the command line's settings applied.
+    func makeManager(output: any ManagerOutput, logger: Logger) throws -> PriceManager {
+        try PriceManager(
+            configuration: .init(calendar: calendar, policy: policy),
+            store: try PriceStore(directory: stateDirectory), catalog: catalog, clock: SystemClock(), output: output,
+            logger: logger, overrides: overrides
+        )
     }
 
     /// What the publisher adds: discovery, LEDs, windows and InfluxDB.

@@ -41,18 +41,13 @@ enum Daemon {
         let signals = SignalStream.termination()
         let service: EnergyClockService
         do {
-            let store = try PriceStore(directory: config.stateDirectory)
             let client = try MQTTClient(options: config.mqtt)
             let catalog = config.catalog
             let options = config.publisherOptions(sources: catalog.ids, logger: config.logger("influx"))
             let publisher = MQTTPublisher(client: client, topics: config.topics, options: options, logger: config.logger("publisher"))
-            let manager = try PriceManager(
-                configuration: .init(calendar: config.calendar, policy: config.policy),
-                store: store, catalog: catalog, clock: SystemClock(), output: publisher, logger: config.logger("manager"),
-                overrides: try config.overrides(sources: catalog.ids)
-            )
+            let manager = try config.makeManager(output: publisher, logger: config.logger("manager"))
             let router = SettingsRouter(topics: config.topics, sources: catalog.ids, allowRemoteURL: config.allowRemoteURL,
-                                        homeAssistantStatus: options.discovery.flatMap { $0.mode == .on ? $0.statusTopic : nil })
+                                        homeAssistantStatus: options.homeAssistantStatus)
             service = EnergyClockService(manager: manager, client: client, publisher: publisher, router: router,
                                          influx: options.influx, logger: config.logger("service"))
         } catch {

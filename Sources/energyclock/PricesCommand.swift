@@ -9,13 +9,8 @@ enum PricesCommand {
         let logger = config.logger("prices")
         let snapshot: Snapshot
         do {
-            let store = try PriceStore(directory: config.stateDirectory)
             let catalog = config.catalog
-            let manager = try PriceManager(
-                configuration: .init(calendar: config.calendar, policy: config.policy),
-                store: store, catalog: catalog, clock: SystemClock(), output: SilentOutput(), logger: logger,
-                overrides: try config.overrides(sources: catalog.ids)
-            )
+            let manager = try config.makeManager(output: SilentOutput(), logger: logger)
             if let source = config.source, catalog[source] == nil {
                 throw UsageError("--source must be one of \(catalog.ids.joined(separator: ", ")), got \"\(source)\"")
             }
@@ -26,10 +21,7 @@ enum PricesCommand {
                 snapshot = await manager.loadAndFetchIfNeeded()
             }
             await manager.close()
-        } catch let error as UsageError {
-            FileHandle.standardError.write(Data("energyclock: \(error)\n".utf8))
-            return 2
-        } catch let error as SettingsError {
+        } catch where error is UsageError || error is SettingsError {
             FileHandle.standardError.write(Data("energyclock: \(error)\n".utf8))
             return 2
         } catch {

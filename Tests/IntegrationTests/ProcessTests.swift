@@ -144,6 +144,8 @@ struct ProcessTests {
         (["run", "--energyzero-url", "ftp://x"], "must be an http:// or https:// URL"),
         (["run", "--mqtt-host"], "--mqtt-host needs a value"),
         (["fly"], "unknown command \"fly\""),
+        (["run", "--palette", "purple=#000000"], "--palette: palette must be one of green, yellow, orange, red"),
+        (["run", "--custom-url", "ftp://example.org/p.json"], "--custom-url: custom_url must be an http://, https:// or file:// URL"),
     ])
     func badFlagsExitWithStatus2AndSayWhy(arguments: [String], message: String) async throws {
         let process = try ChildProcess(Self.binary, arguments, environment: environment([:]))

@@ -47,7 +47,7 @@ final class ServiceHarness: Sendable {
             logger: logger, overrides: settings.isEmpty ? nil : SettingsPatch(settings), jitter: { 0 }
         )
         let router = SettingsRouter(topics: topics, sources: catalog.ids,
-                                    homeAssistantStatus: options.discovery.flatMap { $0.mode == .on ? $0.statusTopic : nil })
+                                    homeAssistantStatus: options.homeAssistantStatus)
         let service = EnergyClockService(manager: manager, client: mqtt, publisher: publisher, router: router,
                                          influx: options.influx, logger: logger)
         self.service = service
