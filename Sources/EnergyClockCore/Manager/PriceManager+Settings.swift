@@ -22,8 +22,6 @@ extension PriceManager {
         applying = false
     }
 
-    private func cacheKey(_ settings: Settings) -> String? { catalog[settings.source]?.cacheKey(for: settings) }
-
     /// Folds `batch` onto the settings, commits once, publishes once, then answers each request.
     func apply(_ batch: [SettingsRequest]) async {
         let old = settings
@@ -56,7 +54,7 @@ extension PriceManager {
         if committed != old {
             settings = committed
             logger.info("settings changed: \(committed.json)")
-            if cacheKey(committed) != cacheKey(old) {
+            if cacheKey(for: committed) != cacheKey(for: old) {
                 loadCache()
                 schedule.requestFetch()
             } else if committed.historyDays > old.historyDays {

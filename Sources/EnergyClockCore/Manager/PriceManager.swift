@@ -203,15 +203,20 @@ public actor PriceManager {
         logger.info("new day \(today): \(slots.overlapping(calendar.interval(of: today)).count) slots known")
     }
 
+    /// The store key of the chosen source's cache under `settings`.
+    func cacheKey(for settings: Settings) -> String {
+        catalog[settings.source]?.cacheKey(for: settings) ?? settings.source
+    }
+
     /// Loads the chosen source's cached slots and last fetch time.
     func loadCache() {
-        let key = catalog[settings.source]?.cacheKey(for: settings) ?? settings.source
+        let key = cacheKey(for: settings)
+        slots = cached(catalog[settings.source], settings)
         do {
-            slots = try store.slots(source: key, overlapping: retentionWindow())
             updatedAt = try store.lastSuccess(source: key)
         } catch {
             logger.error("\(error)")
-            slots = []
+            updatedAt = nil
         }
         servedBy = settings.source
         stale = false
