@@ -1,5 +1,6 @@
 import EnergyClockCore
 import MQTTClient
+import Synchronization
 
 /// The running daemon: the manager, the broker connection and the publisher between them.
 ///
@@ -14,6 +15,7 @@ public final class EnergyClockService: Sendable {
     let router: SettingsRouter
     let influx: InfluxWriter?
     let logger: Logger
+    let replyRefusals = Mutex(LogThrottle())
 
     /// Wires `manager`'s output to `publisher` and `client`'s messages to `manager`.
     public init(manager: PriceManager, client: MQTTClient, publisher: MQTTPublisher, router: SettingsRouter,
@@ -45,8 +47,14 @@ public final class EnergyClockService: Sendable {
             switch event {
             case .connected:
                 logger.info("connected to \(options.host):\(options.port) as \(options.clientID) (MQTT \(options.version.rawValue))")
-                await publisher.connectionUp()
-                await publisher.publish(manager.snapshot())
+                let previous = await manager.retainedTopics()
+                let owned = await publisher.connectionUp(manager.snapshot(), previouslyRetained: previous)
+                if owned != previous { await manager.recordRetainedTopics(owned) }
+            case let .droppedRepeatedly(count):
+                logger.error("""
+                    the broker closed the connection right after accepting it \(count) times in a row; most likely another client \
+                    uses the client id "\(options.clientID)" (two daemons with the same --mqtt-client-id?); backing off
+                    """)
             case let .refused(reason):
                 logger.error("broker \(options.host):\(options.port) refused the connection: \(reason)")
                 await publisher.connectionDown()
@@ -55,7 +63,14 @@ public final class EnergyClockService: Sendable {
                 await publisher.connectionDown()
             case let .message(message):
                 switch router.command(from: message) {
-                case let .settings(request)?: await manager.submit(request)
+                case let .settings(request)?:
+                    if let address = message.responseTopic, !address.isEmpty, let reason = router.replies.refusal(for: address) {
+                        let admitted = replyRefusals.withLock { $0.admit("reply") }
+                        if admitted.allowed {
+                            logger.warning("not answering on response topic \(Quote.clip(address)): \(reason); the result still goes to settings/result")
+                        }
+                    }
+                    await manager.submit(request)
                 case .refresh?:
                     logger.info("refresh requested over MQTT")
                     await manager.refreshNow()

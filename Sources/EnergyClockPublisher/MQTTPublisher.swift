@@ -16,6 +16,9 @@ public actor MQTTPublisher: ManagerOutput {
     var latest: Snapshot?
     var lastLED: String?
     var lastLine: String?
+    /// A republish for Home Assistant's `online` is waiting out its delay; more `online`s join it.
+    var homeAssistantPending = false
+    var refusals = LogThrottle()
 
     /// A publisher over `client` for `topics`.
     public init(client: MQTTClient, topics: TopicTree, options: PublisherOptions = PublisherOptions(), logger: Logger = Logger(label: "publisher")) {
@@ -74,7 +77,11 @@ public actor MQTTPublisher: ManagerOutput {
         let json = outcome.json
         guard connected else { return }
         if case let .failure(error) = outcome.result {
-            logger.warning("settings update refused: \(error)")
+            let admitted = refusals.admit(error.kind)
+            if admitted.allowed {
+                let held = admitted.suppressed > 0 ? " (\(admitted.suppressed) more like it in the last \(Int(refusals.interval)) s were not logged)" : ""
+                logger.warning("settings update refused: \(error)\(held)")
+            }
             if let latest { send(topics.settings, latest.settings.json, retain: true) }
         }
         send(topics.settingsResult, json, retain: false)
@@ -83,22 +90,41 @@ public actor MQTTPublisher: ManagerOutput {
         }
     }
 
-    /// After a (re)connect: subscribe, announce `online` and the entities, then republish every topic.
-    public func connectionUp() async {
+    /// After a (re)connect: subscribe, announce `online` and the entities, republish every topic
+    /// from `snapshot`, and clear the retained topics in `previouslyRetained` that are no longer
+    /// published (a window length or an entity dropped from the configuration, an old prefix).
+    ///
+    /// Returns every retained topic now published, for the caller to remember until next time.
+    public func connectionUp(_ snapshot: Snapshot, previouslyRetained: Set<String> = []) async -> Set<String> {
         connected = true
+        latest = snapshot
         do {
-            for filter in topics.subscriptions { try client.subscribe(filter) }
+            // Retain-as-published lets a live retained command be told apart and refused (MQTT 5).
+            for filter in topics.subscriptions { try client.subscribe(filter, retainAsPublished: true) }
             if let status = options.homeAssistantStatus { try client.subscribe(status) }
         } catch {
             logger.error("\(error)")
         }
         send(topics.status, "online", retain: true)
         await republishEverything()
+        var owned: Set<String> = [topics.status]
+        owned.formUnion(Payloads.render(snapshot, topics: topics, cheapestHours: options.cheapestHours).map(\.topic))
+        if options.discovery?.mode == .on { owned.formUnion(options.discovery?.configs(topics).map(\.topic) ?? []) }
+        for topic in previouslyRetained.subtracting(owned).sorted() {
+            logger.info("clearing \(topic), which this configuration no longer publishes")
+            send(topic, "", retain: true)
+        }
+        return owned
     }
 
     /// Home Assistant restarted: announce the entities and states again after a short random delay,
     /// so that many devices do not answer at the same instant.
+    ///
+    /// However many `online`s arrive during the delay, they lead to one republish.
     public func homeAssistantRestarted(delay: Duration = .milliseconds(Int64.random(in: 500...2500))) async {
+        guard !homeAssistantPending else { return }
+        homeAssistantPending = true
+        defer { homeAssistantPending = false }
         try? await Task.sleep(for: delay)
         guard connected else { return }
         logger.info("Home Assistant restarted; republishing discovery and states")

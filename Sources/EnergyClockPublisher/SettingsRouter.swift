@@ -21,13 +21,17 @@ public struct SettingsRouter: Sendable {
     public var allowRemoteURL: Bool
     /// Home Assistant's status topic, when discovery is on.
     public var homeAssistantStatus: String?
+    /// Where answers to MQTT 5 requests may go.
+    public var replies: ReplyPolicy
 
-    /// A router for `topics` accepting `sources`.
-    public init(topics: TopicTree, sources: [String], allowRemoteURL: Bool = false, homeAssistantStatus: String? = nil) {
+    /// A router for `topics` accepting `sources`; answers go only where `replies` allows.
+    public init(topics: TopicTree, sources: [String], allowRemoteURL: Bool = false, homeAssistantStatus: String? = nil,
+                replies: ReplyPolicy? = nil) {
         self.topics = topics
         self.sources = sources
         self.allowRemoteURL = allowRemoteURL
         self.homeAssistantStatus = homeAssistantStatus
+        self.replies = replies ?? ReplyPolicy(topics: topics, options: PublisherOptions())
     }
 
     /// The command `message` carries, or nil when it carries none.
@@ -38,13 +42,20 @@ public struct SettingsRouter: Sendable {
     }
 
     /// The request `message` carries, or nil when it is not a settings command.
+    ///
+    /// An empty retained message is how a retained message is deleted, not a command: it is ignored.
     public func request(from message: MQTTMessage) -> SettingsRequest? {
         guard let command = topics.settingsCommand(message.topic) else { return nil }
-        let reply = message.responseTopic.map { ReplyRoute(address: $0, correlation: message.correlationData) }
+        if message.retain, message.payload.isEmpty { return nil }
+        let reply = message.responseTopic.flatMap { address in
+            address.isEmpty || replies.refusal(for: address) != nil ? nil : ReplyRoute(address: address, correlation: message.correlationData)
+        }
         var patch: Result<SettingsPatch, SettingsError>
         if message.retain {
             // A retained command would be replayed on every reconnect and undo later changes.
-            patch = .failure(.notAllowed(field: message.topic, reason: "retained commands are ignored; publish without the retain flag"))
+            patch = .failure(.notAllowed(
+                field: message.topic,
+                reason: "retained commands are refused; publish without the retain flag, and delete the retained message with an empty retained publish (mosquitto_pub -r -n -t '\(message.topic)')"))
         } else {
             switch command {
             case .object:

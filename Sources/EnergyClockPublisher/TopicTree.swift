@@ -71,7 +71,8 @@ public struct TopicTree: Sendable, Equatable {
         let head = self.topic("settings/")
         guard topic.hasPrefix(head), topic.hasSuffix("/set") else { return nil }
         let name = topic.dropFirst(head.count).dropLast(4)
-        guard !name.isEmpty, !name.contains("/") else { return nil }
+        // `settings//set` is a command for the field "", which is answered as unknown like any other.
+        guard topic.utf8.count >= head.utf8.count + 4, !name.contains("/") else { return nil }
         return .field(String(name))
     }
 

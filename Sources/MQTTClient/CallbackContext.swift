@@ -16,6 +16,10 @@ final class CallbackContext: Sendable {
     let loopEnded = Atomic<Bool>(false)
     /// A connection problem was already reported since the last successful connect.
     let outageReported = Atomic<Bool>(false)
+    /// When the broker last accepted the connection, in monotonic nanoseconds; 0 while not connected.
+    let connectedAt = Atomic<UInt64>(0)
+    /// Signalled by ``MQTTClient/stop(timeout:)`` to end a backoff pause at once.
+    let wakeup = DispatchSemaphore(value: 0)
 
     init(continuation: AsyncStream<MQTTEvent>.Continuation, version: MQTTVersion) {
         self.continuation = continuation
@@ -43,8 +47,14 @@ final class CallbackContext: Sendable {
     static func install(on mosq: OpaquePointer) {
         mosquitto_connect_v5_callback_set(mosq) { _, user, code, _, _ in
             let context = CallbackContext.from(user)
-            context.outageReported.store(code != 0, ordering: .releasing)
-            context.continuation.yield(code == 0 ? .connected : .refused(context.reason(code)))
+            if code == 0 {
+                context.connectedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
+                context.outageReported.store(false, ordering: .releasing)
+                context.continuation.yield(.connected)
+            } else if !context.outageReported.exchange(true, ordering: .acquiringAndReleasing) {
+                // A refused login is retried with backoff; it is reported once per outage.
+                context.continuation.yield(.refused(context.reason(code)))
+            }
         }
         mosquitto_disconnect_v5_callback_set(mosq) { _, user, code, _ in
             let context = CallbackContext.from(user)

@@ -98,4 +98,7 @@ public enum MQTTEvent: Sendable {
     case connectionLost(String)
     /// A message arrived on a subscription.
     case message(MQTTMessage)
+    /// The broker closed the connection right after accepting it, `count` times in a row: most
+    /// often another client with the same client id takes the session over each time.
+    case droppedRepeatedly(count: Int)
 }

@@ -54,7 +54,7 @@ struct Configuration {
         OptionSpec(name: "mqtt-port", value: "PORT", help: "broker port (default: 1883)"),
         OptionSpec(name: "mqtt-username", value: "USER", help: "broker user name"),
         OptionSpec(name: "mqtt-password-file", value: "FILE", help: "file holding the broker password (or set ENERGYCLOCK_MQTT_PASSWORD)"),
-        OptionSpec(name: "mqtt-client-id", value: "ID", help: "client id (default: energyclock-<hostname>)"),
+        OptionSpec(name: "mqtt-client-id", value: "ID", help: "client id (default: energyclock-<hostname>-<hash of the state directory>)"),
         OptionSpec(name: "mqtt-version", value: "VERSION", help: "5 or 3.1.1 (default: 5)"),
         OptionSpec(name: "mqtt-keepalive", value: "SECONDS", help: "keepalive, 5-3600 (default: 60)"),
         OptionSpec(name: "topic-prefix", value: "PREFIX", help: "root of the topic tree (default: energyclock)"),
@@ -164,7 +164,7 @@ struct Configuration {
         }
         let host = options["mqtt-host"] ?? "localhost"
         guard !host.isEmpty else { throw UsageError("\(options.origin("mqtt-host")) must not be empty") }
-        let clientID = options["mqtt-client-id"] ?? "energyclock-\(ProcessInfo.processInfo.hostName)"
+        let clientID = options["mqtt-client-id"] ?? Self.defaultClientID(stateDirectory: stateDirectory)
         guard !clientID.isEmpty, clientID.utf8.count <= 65535 else {
             throw UsageError("\(options.origin("mqtt-client-id")) must be 1 to 65535 bytes")
         }
@@ -180,6 +180,17 @@ struct Configuration {
         )
         overrides = nil
         overrides = try Self.patch(given, sources: catalog.ids)
+    }
+
+    /// `energyclock-<host>-<8 hex digits of the state directory's path>`: two daemons on one host
+    /// with their own state directories never take each other's session.
+    static func defaultClientID(stateDirectory: URL) -> String {
+        var hash: UInt32 = 0x811C_9DC5 // FNV-1a
+        for byte in stateDirectory.standardizedFileURL.path.utf8 {
+            hash = (hash ^ UInt32(byte)) &* 0x0100_0193
+        }
+        let hex = String(hash, radix: 16)
+        return "energyclock-\(ProcessInfo.processInfo.hostName)-\(String(repeating: "0", count: 8 - hex.count))\(hex)"
     }
 
     private static func stateDirectory(_ options: ParsedOptions, environment: [String: String]) throws(UsageError) -> URL {
@@ -241,11 +252,11 @@ struct Configuration {
         return patch
     }
 
-    /// A manager over the store in the state directory, with the command line's settings applied.
-    func makeManager(output: any ManagerOutput, logger: Logger) throws -> PriceManager {
+    /// A manager over the store in `directory`, with the command line's settings applied.
+    func makeManager(directory: StateDirectory, output: any ManagerOutput, logger: Logger) throws -> PriceManager {
         try PriceManager(
             configuration: .init(calendar: calendar, policy: policy),
-            store: try PriceStore(directory: stateDirectory), catalog: catalog, clock: SystemClock(), output: output,
+            store: try PriceStore(directory: directory), catalog: catalog, clock: SystemClock(), output: output,
             logger: logger, overrides: overrides
         )
     }

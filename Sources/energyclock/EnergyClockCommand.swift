@@ -33,28 +33,51 @@ enum EnergyClockCommand {
     }
 }
 
+/// Exit statuses beyond 0 (done) and 2 (a bad command line).
+enum ExitStatus {
+    /// The daemon failed while running, or could not start for a reason other than its state.
+    static let failure: Int32 = 1
+    /// The state directory or the store cannot be used: missing permissions, a file in the way,
+    /// a read-only store, or another daemon holding the directory.
+    static let unusableState: Int32 = 3
+
+    /// The status for a failure to start with `error`.
+    static func forStart(_ error: any Error) -> Int32 {
+        switch error {
+        case is StoreError: unusableState
+        case let error as ManagerError:
+            if case .store = error { unusableState } else { failure }
+        default: failure
+        }
+    }
+}
+
 /// `energyclock run`: the daemon.
 enum Daemon {
-    /// Runs until SIGTERM or SIGINT; returns the exit status.
+    /// Runs until SIGTERM, SIGINT or SIGHUP; returns the exit status.
     static func run(_ config: Configuration) async -> Int32 {
         let logger = config.logger("energyclock")
         let signals = SignalStream.termination()
         let service: EnergyClockService
+        let lock: StateLock
         do {
+            let directory = try StateDirectory(path: config.stateDirectory.path)
+            lock = try StateLock(directory)
             let client = try MQTTClient(options: config.mqtt)
             let catalog = config.catalog
             let options = config.publisherOptions(sources: catalog.ids, logger: config.logger("influx"))
             let publisher = MQTTPublisher(client: client, topics: config.topics, options: options, logger: config.logger("publisher"))
-            let manager = try config.makeManager(output: publisher, logger: config.logger("manager"))
+            let manager = try config.makeManager(directory: directory, output: publisher, logger: config.logger("manager"))
             let router = SettingsRouter(topics: config.topics, sources: catalog.ids, allowRemoteURL: config.allowRemoteURL,
-                                        homeAssistantStatus: options.homeAssistantStatus)
+                                        homeAssistantStatus: options.homeAssistantStatus,
+                                        replies: ReplyPolicy(topics: config.topics, options: options))
             service = EnergyClockService(manager: manager, client: client, publisher: publisher, router: router,
                                          influx: options.influx, logger: config.logger("service"))
         } catch {
             logger.error("\(error)")
-            return 1
+            return ExitStatus.forStart(error)
         }
-        logger.info("energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.host):\(config.mqtt.port), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)")
+        logger.info("energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.host):\(config.mqtt.port) as \(config.mqtt.clientID), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)")
 
         let running = Task { try await service.run() }
         let stopper = Task {
@@ -71,6 +94,7 @@ enum Daemon {
         }
         stopper.cancel()
         await service.shutdown()
+        withExtendedLifetime(lock) {}
         return status
     }
 }

@@ -10,7 +10,8 @@ enum PricesCommand {
         let snapshot: Snapshot
         do {
             let catalog = config.catalog
-            let manager = try config.makeManager(output: SilentOutput(), logger: logger)
+            let directory = try StateDirectory(path: config.stateDirectory.path)
+            let manager = try config.makeManager(directory: directory, output: SilentOutput(), logger: logger)
             if let source = config.source, catalog[source] == nil {
                 throw UsageError("--source must be one of \(catalog.ids.joined(separator: ", ")), got \"\(source)\"")
             }
@@ -26,7 +27,7 @@ enum PricesCommand {
             return 2
         } catch {
             logger.error("\(error)")
-            return 1
+            return ExitStatus.forStart(error)
         }
         print(config.json ? json(snapshot) : table(snapshot, colored: isatty(STDOUT_FILENO) == 1, dated: config.date != nil))
         return snapshot.today.isEmpty && snapshot.stale ? 1 : 0

@@ -1,12 +1,15 @@
 import Dispatch
 import Foundation
 
-/// SIGTERM and SIGINT as an async sequence, instead of a process-killing default handler.
+/// SIGTERM, SIGINT and SIGHUP as an async sequence, instead of a process-killing default handler.
+///
+/// SIGHUP stops the daemon cleanly like SIGTERM: logs go to standard error, so there is nothing
+/// to reopen, and a hang-up of the terminal that started it should not leave `online` behind.
 enum SignalStream {
     /// A stream that yields each termination signal as it arrives.
     static func termination() -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        let sources = [SIGTERM, SIGINT].map { number -> any DispatchSourceSignal in
+        let sources = [SIGTERM, SIGINT, SIGHUP].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(number) }

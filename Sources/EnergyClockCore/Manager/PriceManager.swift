@@ -46,8 +46,8 @@ public actor PriceManager {
     /// A manager over `store`, restoring the saved settings (or the defaults on first start).
     ///
     /// `overrides` are settings from the local configuration (such as `--custom-url`); they are
-    /// checked, applied over the saved settings and saved. Throws when the saved settings no
-    /// longer pass validation, rather than silently resetting them.
+    /// checked, applied over the saved settings and saved. Saved settings are read leniently: an
+    /// unknown or no longer valid field is logged and left out, never a reason to refuse to start.
     public init(
         configuration: Configuration, store: sending PriceStore, catalog: SourceCatalog, clock: any WallClock,
         output: any ManagerOutput, logger: Logger = Logger(label: "manager"), overrides: SettingsPatch? = nil,
@@ -60,7 +60,7 @@ public actor PriceManager {
         self.logger = logger
         self.jitter = jitter
         schedule = RefreshSchedule(policy: configuration.policy)
-        var restored = try Self.restoreSettings(from: store, catalog: catalog)
+        var restored = try Self.restoreSettings(from: store, catalog: catalog, logger: logger)
         if let overrides, !overrides.values.isEmpty {
             do {
                 restored = try restored.merged(overrides)
@@ -77,16 +77,26 @@ public actor PriceManager {
         self.store = store
     }
 
-    static func restoreSettings(from store: PriceStore, catalog: SourceCatalog) throws(ManagerError) -> Settings {
+    /// The saved settings, read leniently, with everything notable about them logged.
+    static func restoreSettings(from store: PriceStore, catalog: SourceCatalog, logger: Logger) throws(ManagerError) -> Settings {
+        let opening = store.opening
+        if let moved = opening.movedTo {
+            logger.error("the store was unusable (\(opening.reason ?? "damaged")); moved it to \(moved) and started a fresh one, "
+                + (opening.settingsKept ? "keeping the saved settings" : "without the saved settings, which could not be read"))
+        }
         let json: String?
         do { json = try store.settingsJSON() } catch { throw .store(error) }
-        guard let json else { return .defaults }
-        do {
-            let patch = try SettingsPatch.parse(object: Array(json.utf8), sources: catalog.ids)
-            return try Settings.defaults.merged(patch)
-        } catch {
-            throw .invalidStoredSettings(error)
+        guard let json else {
+            let message = "no saved settings; starting with the defaults \(Settings.defaults.json)"
+            if opening.fresh && opening.movedTo == nil { logger.info(message) } else { logger.warning(message) }
+            return .defaults
         }
+        let restored = Settings.restore(json: json, sources: catalog.ids)
+        for name in restored.unknownFields {
+            logger.warning("ignored the saved setting \"\(Quote.clip(name))\", which this version does not know (saved by a newer energyclock?)")
+        }
+        for repair in restored.repairs { logger.error("saved settings: \(repair)") }
+        return restored.settings
     }
 
     var calendar: LocalCalendar { configuration.calendar }
@@ -126,6 +136,19 @@ public actor PriceManager {
     public func refreshNow() {
         schedule.requestFetch()
         wake()
+    }
+
+    /// The retained topics recorded as published by the last connection, from the store.
+    public func retainedTopics() -> Set<String> {
+        do { return try store.retainedTopics() } catch {
+            logger.error("\(error)")
+            return []
+        }
+    }
+
+    /// Records the retained topics now published, so a later start can clear those it drops.
+    public func recordRetainedTopics(_ topics: Set<String>) {
+        do { try store.saveRetainedTopics(topics) } catch { logger.error("\(error)") }
     }
 
     /// Closes the store; the manager must not run afterwards.
@@ -228,8 +251,6 @@ public actor PriceManager {
 public enum ManagerError: Error, Sendable, CustomStringConvertible {
     /// The store failed.
     case store(StoreError)
-    /// The saved settings fail validation.
-    case invalidStoredSettings(SettingsError)
     /// A setting given on the command line fails validation.
     case invalidOverride(SettingsError)
 
@@ -237,8 +258,6 @@ public enum ManagerError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .store(error): "\(error)"
-        case let .invalidStoredSettings(error):
-            "the saved settings are invalid (\(error)); fix them over MQTT after removing the store, or restore a backup"
         case let .invalidOverride(error): "invalid setting on the command line: \(error)"
         }
     }

@@ -71,7 +71,7 @@ public struct Snapshot: Sendable, Equatable {
                 .map { settings.consumerPrice($0.market) }
             let prices = Array(history)
             samples = prices.count
-            thresholds = Thresholds.quartiles(of: prices)
+            thresholds = Thresholds.quartiles(of: prices)?.rounded()
         }
 
         func priced(_ slot: PriceSlot) -> PricedSlot {

@@ -17,10 +17,11 @@ extension Array where Element == PriceSlot {
         }
     }
 
-    /// Slots shorter than an hour are merged per local hour into their time-weighted mean.
+    /// The slots cut at local hour boundaries and merged per local hour into their time-weighted mean.
     ///
-    /// An hour that is only partly covered keeps its real span, so no price is claimed for
-    /// time the source said nothing about. Slots of an hour or longer pass through unchanged.
+    /// Every row lies within one local hour, whatever the slots' length: 40-minute slots are split
+    /// where an hour ends, and a two-hour slot gives two rows. An hour that is only partly covered
+    /// keeps its real span, so no price is claimed for time the source said nothing about.
     func hourly(in calendar: LocalCalendar) -> [PriceSlot] {
         var result: [PriceSlot] = []
         result.reserveCapacity(count / 4 + 1)
@@ -34,18 +35,18 @@ extension Array where Element == PriceSlot {
         }
 
         for slot in self {
-            let length = slot.duration
-            if length >= 3600 {
-                flush()
-                result.append(slot)
-                continue
-            }
-            let hour = calendar.hourStart(containing: slot.start)
-            if let g = group, g.hour == hour, g.end == slot.start {
-                group = (hour, g.start, slot.end, g.weighted + slot.market * length, g.seconds + length)
-            } else {
-                flush()
-                group = (hour, slot.start, slot.end, slot.market * length, length)
+            var pieceStart = slot.start
+            while pieceStart < slot.end {
+                let hour = calendar.hourStart(containing: pieceStart)
+                let pieceEnd = Swift.min(slot.end, hour.addingTimeInterval(3600))
+                let length = pieceEnd.timeIntervalSince(pieceStart)
+                if let g = group, g.hour == hour, g.end == pieceStart {
+                    group = (hour, g.start, pieceEnd, g.weighted + slot.market * length, g.seconds + length)
+                } else {
+                    flush()
+                    group = (hour, pieceStart, pieceEnd, slot.market * length, length)
+                }
+                pieceStart = pieceEnd
             }
         }
         flush()

@@ -77,9 +77,10 @@ public struct Settings: Sendable, Hashable {
     /// The colour of `band` under this palette.
     public func color(of band: Band) -> RGBColor { palette[band] ?? band.defaultColor }
 
-    /// What a household pays for `market`: `(market + surcharge) × (1 + vat_percent / 100)`.
+    /// What a household pays for `market`: `(market + surcharge) × (1 + vat_percent / 100)`,
+    /// rounded to the six decimals it is published with, so its band matches the number shown.
     public func consumerPrice(_ market: Double) -> Double {
-        (market + surcharge) * (1 + vatPercent / 100)
+        DecimalFormat.rounded((market + surcharge) * (1 + vatPercent / 100))
     }
 
     /// The settings as compact JSON, in field order; they hold no secret.
@@ -92,26 +93,29 @@ public struct Settings: Sendable, Hashable {
     /// Writes the settings object into `writer`.
     public func write(to w: inout JSONWriter) {
         w.beginObject()
-        for field in SettingsField.allCases {
-            w.key(field.rawValue)
-            switch self[field] {
-            case let .text(value): w.string(value)
-            case let .number(value): w.number(value)
-            case let .integer(value): w.integer(value)
-            case let .list(values):
-                w.beginArray()
-                values.forEach { w.string($0) }
-                w.endArray()
-            case let .colors(colors):
-                w.beginObject()
-                for band in Band.allCases { if let color = colors[band] { w.field(band.rawValue, color.hex) } }
-                w.endObject()
-            case let .levels(levels):
-                w.beginObject()
-                for band in Band.allCases { if let level = levels[band] ?? nil { w.field(band.rawValue, level) } }
-                w.endObject()
-            }
-        }
+        for field in SettingsField.allCases { write(field, to: &w) }
         w.endObject()
+    }
+
+    /// Writes `"field": value` into an open object.
+    func write(_ field: SettingsField, to w: inout JSONWriter) {
+        w.key(field.rawValue)
+        switch self[field] {
+        case let .text(value): w.string(value)
+        case let .number(value): w.number(value)
+        case let .integer(value): w.integer(value)
+        case let .list(values):
+            w.beginArray()
+            values.forEach { w.string($0) }
+            w.endArray()
+        case let .colors(colors):
+            w.beginObject()
+            for band in Band.allCases { if let color = colors[band] { w.field(band.rawValue, color.hex) } }
+            w.endObject()
+        case let .levels(levels):
+            w.beginObject()
+            for band in Band.allCases { if let level = levels[band] ?? nil { w.field(band.rawValue, level) } }
+            w.endObject()
+        }
     }
 }

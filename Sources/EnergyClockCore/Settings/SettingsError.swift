@@ -25,6 +25,24 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store could not save the settings; nothing changed.
     case persistFailed(String)
 
+    /// The name of the case, e.g. `badJSON`: refusals of one kind are logged together.
+    public var kind: String {
+        switch self {
+        case .badJSON: "badJSON"
+        case .tooLarge: "tooLarge"
+        case .notAnObject: "notAnObject"
+        case .unknownField: "unknownField"
+        case .empty: "empty"
+        case .wrongType: "wrongType"
+        case .nonFinite: "nonFinite"
+        case .outOfRange: "outOfRange"
+        case .invalidChoice: "invalidChoice"
+        case .thresholdsNotIncreasing: "thresholdsNotIncreasing"
+        case .notAllowed: "notAllowed"
+        case .persistFailed: "persistFailed"
+        }
+    }
+
     /// A clear, actionable reason.
     public var description: String {
         switch self {
@@ -32,16 +50,16 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .tooLarge(bytes, limit): "payload of \(bytes) bytes is larger than the limit of \(limit) bytes"
         case let .notAnObject(found): "settings/set takes a JSON object, got \(found)"
         case let .unknownField(name):
-            "unknown field \"\(name)\"; known fields: \(SettingsField.allCases.map(\.rawValue).joined(separator: ", "))"
+            "unknown field \"\(Quote.clip(name))\"; known fields: \(SettingsField.allCases.map(\.rawValue).joined(separator: ", "))"
         case .empty: "the update names no field"
-        case let .wrongType(field, expected, found): "\(field) must be \(expected), got \(found)"
-        case let .nonFinite(field): "\(field) must be a finite number"
-        case let .outOfRange(field, value, allowed): "\(field) must be \(allowed), got \(value)"
+        case let .wrongType(field, expected, found): "\(Quote.clip(field)) must be \(expected), got \(Quote.clip(found))"
+        case let .nonFinite(field): "\(Quote.clip(field)) must be a finite number"
+        case let .outOfRange(field, value, allowed): "\(Quote.clip(field)) must be \(allowed), got \(Quote.clip(value))"
         case let .invalidChoice(field, value, allowed):
-            "\(field) must be one of \(allowed.joined(separator: ", ")), got \"\(value)\""
+            "\(Quote.clip(field)) must be one of \(allowed.joined(separator: ", ")), got \"\(Quote.clip(value))\""
         case let .thresholdsNotIncreasing(g, y, o):
             "thresholds must increase strictly: green_max \(DecimalFormat.string(g)) < yellow_max \(DecimalFormat.string(y)) < orange_max \(DecimalFormat.string(o)) does not hold"
-        case let .notAllowed(field, reason): "\(field) cannot be changed here: \(reason)"
+        case let .notAllowed(field, reason): "\(Quote.clip(field)) cannot be changed here: \(reason)"
         case let .persistFailed(reason): "settings could not be saved, nothing changed: \(reason)"
         }
     }

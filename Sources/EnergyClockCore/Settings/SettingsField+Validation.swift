@@ -12,7 +12,9 @@ extension SettingsField {
             guard allowed.contains(text) else { throw .invalidChoice(field: rawValue, value: text, allowed: allowed) }
             return .text(text)
         case let .number(range):
-            let number = try numeric(value, plain: plain)
+            // Rounded to the six decimals it is stored and published with, before any check, so
+            // what is acknowledged is exactly what a restart restores.
+            let number = DecimalFormat.rounded(try numeric(value, plain: plain))
             guard range.contains(number) else {
                 throw .outOfRange(field: rawValue, value: DecimalFormat.string(number),
                                   allowed: "between \(DecimalFormat.string(range.lowerBound)) and \(DecimalFormat.string(range.upperBound))")
@@ -24,7 +26,9 @@ extension SettingsField {
             case let .array(items): names = items
             case let .string(text) where plain:
                 // `settings/fallback_sources/set` also takes `entsoe,energycharts`; empty clears the list.
-                names = text.split(separator: ",").map { .string($0.trimmingCharacters(in: .whitespaces)) }
+                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                names = trimmed.isEmpty
+                    ? [] : trimmed.split(separator: ",", omittingEmptySubsequences: false).map { .string($0.trimmingCharacters(in: .whitespaces)) }
             default: throw .wrongType(field: rawValue, expected: "an array of source names", found: value.typeName)
             }
             var list: [String] = []
@@ -32,6 +36,7 @@ extension SettingsField {
                 guard case let .string(text) = name else {
                     throw .wrongType(field: rawValue, expected: "an array of source names", found: "an array holding \(name.typeName)")
                 }
+                guard !text.isEmpty else { throw .notAllowed(field: rawValue, reason: "the list has an empty entry") }
                 guard sources.contains(text) else { throw .invalidChoice(field: rawValue, value: text, allowed: sources) }
                 guard !list.contains(text) else { throw .notAllowed(field: rawValue, reason: "\(text) is listed twice") }
                 list.append(text)
@@ -41,8 +46,11 @@ extension SettingsField {
             guard case let .string(text) = value else {
                 throw .wrongType(field: rawValue, expected: "a string", found: value.typeName)
             }
+            guard text.utf8.count <= Self.maxURLBytes else {
+                throw .outOfRange(field: rawValue, value: "\"\(text)\"", allowed: "at most \(Self.maxURLBytes) bytes long")
+            }
             guard text.isEmpty || Self.isSourceURL(text) else {
-                throw .outOfRange(field: rawValue, value: "\"\(text.prefix(200))\"", allowed: "an http://, https:// or file:// URL, or empty")
+                throw .outOfRange(field: rawValue, value: "\"\(text)\"", allowed: "an http://, https:// or file:// URL, or empty")
             }
             return .text(text)
         case .palette:
@@ -104,6 +112,9 @@ extension SettingsField {
             return (band, entry)
         }
     }
+
+    /// The longest `custom_url` accepted, in bytes; it keeps every accepted state small enough to store and read back.
+    public static let maxURLBytes = 2048
 
     /// Whether `text` is an absolute `http`, `https` or `file` URL.
     static func isSourceURL(_ text: String) -> Bool {

@@ -55,10 +55,20 @@ extension Settings {
     public func merged(_ patch: SettingsPatch) throws(SettingsError) -> Settings {
         var next = self
         for (field, value) in patch.values { next[field] = value }
-        let t = next.thresholds
-        guard t.greenMax < t.yellowMax, t.yellowMax < t.orangeMax else {
-            throw .thresholdsNotIncreasing(green: t.greenMax, yellow: t.yellowMax, orange: t.orangeMax)
-        }
+        if let problem = next.crossFieldProblem() { throw problem }
         return next
+    }
+
+    /// The first rule spanning several fields that these settings break, if any.
+    func crossFieldProblem() -> SettingsError? {
+        let t = thresholds
+        guard t.greenMax < t.yellowMax, t.yellowMax < t.orangeMax else {
+            return .thresholdsNotIncreasing(green: t.greenMax, yellow: t.yellowMax, orange: t.orangeMax)
+        }
+        guard !fallbackSources.contains(source) else {
+            return .notAllowed(field: SettingsField.fallbackSources.rawValue,
+                               reason: "\(source) is the chosen source and cannot be its own fallback; remove it from fallback_sources first")
+        }
+        return nil
     }
 }

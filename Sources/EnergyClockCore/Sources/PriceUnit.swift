@@ -27,7 +27,7 @@ struct PricePoint {
 
 extension Array where Element == PricePoint {
     /// Slots from points whose missing ends are the next start; the last one lasts as long as the
-    /// spacing before it. Points out of time order are refused, not sorted: a list that is not in
+    /// slot before it. Points out of time order are refused, not sorted: a list that is not in
     /// order cannot be trusted to mean what it seems to.
     func slots(source: String) throws(SourceError) -> [PriceSlot] {
         let points = self
@@ -39,8 +39,9 @@ extension Array where Element == PricePoint {
                 end = given
             } else if index + 1 < points.count {
                 end = points[index + 1].start
-            } else if index > 0 {
-                end = point.start.addingTimeInterval(point.start.timeIntervalSince(points[index - 1].start))
+            } else if let previous = slots.last {
+                // The last slot lasts as long as the one before it, not as long as the gap before it.
+                end = point.start.addingTimeInterval(previous.duration)
             } else {
                 throw SourceError(source: source, problem: .malformed("a single price without an end has no known length"))
             }

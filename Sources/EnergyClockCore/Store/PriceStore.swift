@@ -1,31 +1,64 @@
 import Foundation
 
-/// The persistent state: settings, a price cache per source and each source's last successful fetch.
+/// The persistent state: settings, a price cache per source, each source's last successful fetch
+/// and the retained topics last published.
 ///
-/// Writes are durable when they return (WAL with `synchronous=FULL`).
+/// Writes are durable when they return (WAL with `synchronous=FULL`). Opening checks the file:
+/// a damaged store, or one written by a newer version, is moved aside and replaced by a fresh one
+/// that keeps the old settings when they can still be read (see ``opening``).
 public final class PriceStore {
-    private let db: SQLiteDatabase
+    let db: SQLiteDatabase
 
     /// The database file's name inside the state directory.
     public static let fileName = "energyclock.sqlite"
 
+    /// What opening found; the daemon logs it.
+    public let opening: Opening
+
+    /// What opening the store found and did.
+    public struct Opening: Sendable, Equatable {
+        /// There was no store, or an empty file: everything starts from the defaults.
+        public var fresh: Bool
+        /// Where a damaged or unknown store was moved, if one was.
+        public var movedTo: String?
+        /// Why it was moved.
+        public var reason: String?
+        /// Whether the settings of a moved store were carried over.
+        public var settingsKept = false
+    }
+
     /// Opens or creates the store in `directory`, creating the directory too.
-    public init(directory: URL) throws(StoreError) {
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            throw StoreError(action: "create state directory \(directory.path)", message: "\(error.localizedDescription)")
+    public convenience init(directory: URL, now: Date = Date()) throws(StoreError) {
+        try self.init(directory: StateDirectory(path: directory.path), now: now)
+    }
+
+    /// Opens or creates the store in `directory`; `now` names a damaged file that is moved aside.
+    public init(directory: StateDirectory, now: Date = Date()) throws(StoreError) {
+        let path = directory.file(Self.fileName)
+        var opening = Opening(fresh: Self.isEmptyOrMissing(path))
+        var result = Self.openChecked(path)
+        if case let .failure(.damaged(reason)) = result {
+            let settings = Self.salvageSettings(path)
+            let aside = "\(path).corrupt-\(ISO8601.compactUTC(now))"
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+                guard rename(path + suffix, aside + suffix) == 0 else {
+                    throw StoreError(action: "move the damaged store \(path) aside", message: StateDirectory.lastError())
+                }
+            }
+            opening.movedTo = aside
+            opening.reason = reason
+            result = Self.openChecked(path)
+            if case let .success(fresh) = result, let settings {
+                try fresh.query(Self.saveSettingsSQL, [.text(settings)], action: "carry the settings over")
+                opening.settingsKept = true
+            }
         }
-        db = try SQLiteDatabase(path: directory.appendingPathComponent(Self.fileName).path)
-        try db.execute("PRAGMA journal_mode=WAL", action: "enable the write-ahead log")
-        try db.execute("PRAGMA synchronous=FULL", action: "set durable writes")
-        try db.execute("""
-            CREATE TABLE IF NOT EXISTS settings (id INTEGER PRIMARY KEY CHECK (id = 1), json TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS prices (
-                source TEXT NOT NULL, start INTEGER NOT NULL, "end" INTEGER NOT NULL, market REAL NOT NULL,
-                PRIMARY KEY (source, start)) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS fetches (source TEXT PRIMARY KEY, last_success INTEGER NOT NULL);
-            """, action: "create the schema")
+        switch result {
+        case let .success(opened): db = opened
+        case let .failure(.unusable(error)): throw error
+        case let .failure(.damaged(reason)): throw StoreError(action: "create a fresh store at \(path)", message: reason)
+        }
+        self.opening = opening
     }
 
     /// Closes the database; the store must not be used afterwards.
@@ -40,8 +73,26 @@ public final class PriceStore {
 
     /// Saves `settings`, durably.
     public func save(_ settings: Settings) throws(StoreError) {
-        try db.query("INSERT INTO settings (id, json) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json",
-                     [.text(settings.json)], action: "save settings")
+        try db.query(Self.saveSettingsSQL, [.text(settings.json)], action: "save settings")
+    }
+
+    static let saveSettingsSQL = "INSERT INTO settings (id, json) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json"
+
+    /// The retained topics recorded by ``saveRetainedTopics(_:)``.
+    public func retainedTopics() throws(StoreError) -> Set<String> {
+        var topics: Set<String> = []
+        try db.query("SELECT topic FROM retained_topics", action: "read the published topics") { topics.insert($0.text(0)) }
+        return topics
+    }
+
+    /// Records `topics` as the retained topics now published, replacing the earlier record.
+    public func saveRetainedTopics(_ topics: Set<String>) throws(StoreError) {
+        try db.transaction(action: "record the published topics") { () throws(StoreError) in
+            try db.query("DELETE FROM retained_topics", action: "record the published topics")
+            for topic in topics.sorted() {
+                try db.query("INSERT INTO retained_topics (topic) VALUES (?)", [.text(topic)], action: "record the published topics")
+            }
+        }
     }
 
     /// Cached slots of `source` that overlap `interval`, sorted.

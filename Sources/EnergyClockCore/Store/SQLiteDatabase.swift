@@ -1,17 +1,6 @@
 import CSQLite
 import Foundation
 
-/// A failure of the on-disk store, with SQLite's own message.
-public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What the store was doing.
-    public var action: String
-    /// SQLite's explanation.
-    public var message: String
-
-    /// `could not <action>: <message>`.
-    public var description: String { "store: could not \(action): \(message)" }
-}
-
 /// A minimal owner of one SQLite connection: statements, binding and transactions.
 final class SQLiteDatabase {
     private var handle: OpaquePointer?
@@ -28,7 +17,7 @@ final class SQLiteDatabase {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
             sqlite3_close(handle)
             handle = nil
-            throw StoreError(action: "open \(path)", message: message)
+            throw StoreError(action: "open \(path)", message: message, code: rc)
         }
         sqlite3_busy_timeout(handle, 2000)
     }
@@ -44,12 +33,17 @@ final class SQLiteDatabase {
     }
 
     private var message: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed" }
+    private var code: Int32 { handle.map { sqlite3_errcode($0) } ?? SQLITE_MISUSE }
+
+    /// The error SQLite reports for the last call, while doing `action`.
+    func error(_ action: String) -> StoreError { StoreError(action: action, message: message, code: code) }
+
+    /// Whether SQLite opened the file for reading only (it does so silently for a write-protected file).
+    var isReadOnly: Bool { handle.map { sqlite3_db_readonly($0, "main") == 1 } ?? true }
 
     /// Runs SQL with no parameters and no result rows.
     func execute(_ sql: String, action: String) throws(StoreError) {
-        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
-            throw StoreError(action: action, message: message)
-        }
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw error(action) }
     }
 
     /// Runs `body` inside one transaction, committed only if it returns.
@@ -91,7 +85,7 @@ final class SQLiteDatabase {
             switch sqlite3_step(statement) {
             case SQLITE_ROW: row(Row(statement: statement))
             case SQLITE_DONE: return
-            default: throw StoreError(action: action, message: message)
+            default: throw error(action)
             }
         }
     }
@@ -99,9 +93,7 @@ final class SQLiteDatabase {
     private func prepared(_ sql: String, action: String) throws(StoreError) -> OpaquePointer? {
         if let cached = statements[sql] { return cached }
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
-            throw StoreError(action: action, message: message)
-        }
+        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else { throw error(action) }
         statements[sql] = statement
         return statement
     }

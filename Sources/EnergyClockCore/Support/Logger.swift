@@ -30,10 +30,17 @@ public struct Logger: Sendable {
         self.level = level
     }
 
+    /// The longest message written, in bytes; the rest is cut with its length noted.
+    public static let maxMessageBytes = 2048
+
     /// Logs `message` at `severity` if the level allows.
+    ///
+    /// Control characters are escaped, so text quoted from a payload can never start a line of
+    /// its own, and a message is cut at ``maxMessageBytes``.
     public func log(_ severity: LogLevel, _ message: @autoclosure () -> String) {
         guard severity >= level else { return }
-        let line = "\(ISO8601.utc(Date())) \(severity.rawValue.uppercased()) [\(label)] \(message())\n"
+        let text = Quote.clip(message(), limit: Self.maxMessageBytes)
+        let line = "\(ISO8601.utc(Date())) \(severity.rawValue.uppercased()) [\(label)] \(text)\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

@@ -72,6 +72,11 @@ public enum ISO8601 {
     /// `instant` in UTC, e.g. `2026-10-25T01:00:00Z`.
     public static func utc(_ instant: Date) -> String { format(instant, offset: 0) }
 
+    /// `instant` in UTC as `YYYYMMDDTHHMMSSZ`, for file names.
+    public static func compactUTC(_ instant: Date) -> String {
+        utc(instant).filter { $0 != "-" && $0 != ":" }
+    }
+
     /// `instant` at a fixed offset east of UTC, whole seconds.
     static func format(_ instant: Date, offset: Int) -> String {
         let total = Int(instant.timeIntervalSince1970.rounded(.down)) + offset

@@ -1,0 +1,45 @@
+/// Makes text that came from outside (payloads, topics, response bodies) safe to quote in a log
+/// line or an error: control characters are escaped and long text is cut.
+///
+/// A value holding a newline must never start a forged log line, and a 60 KiB payload must not
+/// be copied into every refusal.
+public enum Quote {
+    /// How many bytes of outside text are quoted at most.
+    public static let limit = 200
+
+    /// `text` with control characters escaped and, when longer than `limit` bytes, cut there and
+    /// followed by `… (N bytes)`.
+    public static func clip(_ text: String, limit: Int = limit) -> String {
+        guard text.utf8.count > limit else { return escapingControls(text) }
+        var kept = ""
+        var bytes = 0
+        for scalar in text.unicodeScalars {
+            bytes += String(scalar).utf8.count
+            guard bytes <= limit else { break }
+            kept.unicodeScalars.append(scalar)
+        }
+        return escapingControls(kept) + "… (\(text.utf8.count) bytes)"
+    }
+
+    /// `text` with every control character (C0, DEL, C1, line and paragraph separators) written
+    /// as an escape such as `\n` or `\u{1B}`.
+    public static func escapingControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where isControl(scalar): out += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029
+    }
+}
