@@ -39,10 +39,10 @@ let package = Package(
         // The command line.
         .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher"]),
 
-        .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "CSQLite"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["EnergyClockCore", "EnergyClockPublisher", "MQTTClient", "energyclock"],
+            dependencies: ["EnergyClockCore", "EnergyClockPublisher", "MQTTClient", "CSQLite", "energyclock"],
             resources: [.copy("Fixtures")]
         ),
     ],

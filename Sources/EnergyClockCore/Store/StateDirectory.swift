@@ -32,6 +32,13 @@ public struct StateDirectory: Sendable {
             return
         }
         let failure = errno
+        if failure == ENOTDIR {
+            var ancestor = (path as NSString).deletingLastPathComponent
+            while !ancestor.isEmpty, ancestor != "/", stat(ancestor, &info) != 0 || info.st_mode & S_IFMT == S_IFDIR {
+                ancestor = (ancestor as NSString).deletingLastPathComponent
+            }
+            throw StoreError(action: "use state directory \(path)", message: "\(ancestor) is a file, not a directory")
+        }
         guard failure == ENOENT else {
             throw StoreError(action: "use state directory \(path)", message: String(cString: strerror(failure)))
         }
