@@ -130,6 +130,8 @@ public final class MQTTClient: Sendable {
         var properties: OpaquePointer?
         defer { mosquitto_property_free_all(&properties) }
         if let responseTopic, options.version == .v5 {
+            // libmosquitto 2.0.11 crashes sending an empty response topic; it is no valid topic anyway.
+            guard !responseTopic.isEmpty else { throw MQTTError("attach an empty response topic", code: Int32(MOSQ_ERR_INVAL.rawValue)) }
             try check("attach a response topic", mosquitto_property_add_string(&properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), responseTopic))
         }
         if let correlation, options.version == .v5 {

@@ -1,0 +1,127 @@
+import EnergyClockCore
+import EnergyClockPublisher
+import Foundation
+import MQTTClient
+import Testing
+
+/// What other clients on the broker can make the daemon do: only what they should.
+@Suite(.timeLimit(.minutes(1)))
+struct HostileMQTTTests {
+    let noon = at("2025-12-17T10:20:00+01:00")
+
+    @Test func answersNeverGoToTheDaemonsOwnTopicsOrItsLights() async throws {
+        let broker = try await TestBroker.start()
+        let options = PublisherOptions(discovery: HADiscovery(sources: []), leds: [.z2m("lamp"), .wled("wled/ring"), .tasmota("bulb")])
+        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), options: options)
+        let live = try await TopicRecorder(port: broker.port, filter: "#")
+        _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
+        let before = live.messages.count
+
+        let hostile = ["energyclock/price", "energyclock/settings/set", "energyclock/settings/green_max/set", "energyclock",
+                       "homeassistant/sensor/energyclock/price/config", "zigbee2mqtt/lamp/set", "wled/ring/api", "cmnd/bulb/Color",
+                       "$SYS/x"]
+        for (index, address) in hostile.enumerated() {
+            try live.client.publish("energyclock/settings/history_days/set", "\(index + 2)", responseTopic: address, correlation: [1])
+        }
+        try live.client.publish("energyclock/settings/history_days/set", "30", responseTopic: "app/reply", correlation: [7, 8])
+        let reply = await live.wait(for: "app/reply") { object($0)?["ok"] as? Bool == true }
+        #expect(object(reply)?["settings"].flatMap { ($0 as? [String: Any])?["history_days"] as? Int } == 30)
+        #expect(await live.wait(count: hostile.count + 1, on: "energyclock/settings/result").count == hostile.count + 1)
+
+        // Nothing but the regular output reached any of the reserved topics: no {"ok":…} anywhere.
+        let answers = live.messages.dropFirst(before).filter { $0.text.hasPrefix(#"{"ok""#) }
+        #expect(Set(answers.map(\.topic)) == ["energyclock/settings/result", "app/reply"])
+        #expect(live.all("energyclock/price").allSatisfy { $0.isEmpty || Double($0) != nil })
+        await live.stop()
+        await harness.stop()
+    }
+
+    @Test func theReplyPolicyNamesWhatItRefuses() {
+        let options = PublisherOptions(discovery: HADiscovery(prefix: "ha", sources: []), leds: [.z2m("lamp"), .json("home/light")],
+                                       z2mBaseTopic: "z2m")
+        let policy = ReplyPolicy(topics: TopicTree(prefix: "home/ec"), options: options)
+        #expect(policy.refusal(for: "home/ec/price")?.contains("home/ec") == true)
+        #expect(policy.refusal(for: "home/ec") != nil)
+        #expect(policy.refusal(for: "ha/sensor/x/config") != nil)
+        #expect(policy.refusal(for: "z2m/other/set") != nil)
+        #expect(policy.refusal(for: "home/light") != nil)
+        #expect(policy.refusal(for: "a/+/b")?.contains("wildcard") == true)
+        #expect(policy.refusal(for: "$SYS/broker") != nil)
+        #expect(policy.refusal(for: "home/ecx/reply") == nil)
+        #expect(policy.refusal(for: "homeassistant/x") == nil)
+        #expect(policy.refusal(for: "home/lighting") == nil)
+    }
+
+    @Test func retainedCommandsAreRefusedLiveAndDeletionsIgnored() async throws {
+        let broker = try await TestBroker.start()
+        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon),
+                                         settings: [.fallbackSources: .list(["energycharts"])])
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        _ = await live.wait(for: "energyclock/settings") { object($0)?["fallback_sources"] as? [String] == ["energycharts"] }
+
+        // A retained command that arrives live (MQTT 5 retain-as-published) is refused.
+        let topic = "energyclock/settings/set"
+        try live.client.publish(topic, #"{"green_max":0.111}"#, retain: true)
+        let refused = try #require(object(await live.wait(for: "energyclock/settings/result")))
+        #expect(refused["ok"] as? Bool == false)
+        #expect((refused["error"] as? String)?.contains("mosquitto_pub -r -n -t '\(topic)'") == true, "\(refused)")
+
+        // Deleting retained messages, the usual way, is no command: no answer, nothing changes.
+        try live.client.publish(topic, "", retain: true)
+        try live.client.publish("energyclock/settings/fallback_sources/set", "", retain: true)
+        // A plain-topic empty field name is answered like any unknown field; it also marks the end.
+        try live.client.publish("energyclock/settings//set", "1")
+        let results = await live.wait(count: 2, on: "energyclock/settings/result")
+        #expect(results.count == 2)
+        #expect((object(results.last)?["error"] as? String)?.contains(#"unknown field """#) == true, "\(results)")
+        let settings = try #require(object(live.last("energyclock/settings")))
+        #expect(settings["fallback_sources"] as? [String] == ["energycharts"])
+        #expect(settings["green_max"] as? Double == 0.1)
+        await live.stop()
+        await harness.stop()
+    }
+
+    @Test func manyHomeAssistantRestartsLeadToOneRepublish() async throws {
+        let broker = try await TestBroker.start()
+        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon),
+                                         options: PublisherOptions(discovery: HADiscovery(sources: ["energyzero"])))
+        let config = "homeassistant/sensor/energyclock/price/config"
+        let ha = try await TopicRecorder(port: broker.port, filter: "homeassistant/#")
+        #expect(await ha.wait(count: 1, on: config).count == 1)
+        for _ in 0..<200 { try ha.client.publish("homeassistant/status", "online") }
+        #expect(await ha.wait(count: 2, on: config).count == 2)
+        // Longer than the longest random delay: still just the one republish.
+        try await Task.sleep(for: .seconds(3))
+        #expect(ha.all(config).count == 2)
+        await ha.stop()
+        await harness.stop()
+    }
+
+    @Test func topicsNoLongerPublishedAreClearedAfterARestart() async throws {
+        let broker = try await TestBroker.start()
+        let directory = temporaryDirectory()
+        let first = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), stateDirectory: directory,
+                                       options: PublisherOptions(cheapestHours: [1, 2, 3, 4], discovery: HADiscovery(sources: ["energyzero"])))
+        let live = try await TopicRecorder(port: broker.port, filter: "#")
+        _ = await live.wait(for: "energyclock/cheapest/4h") { !$0.isEmpty }
+        _ = await live.wait(for: "homeassistant/button/energyclock/refresh/config") { !$0.isEmpty }
+        await first.stop()
+
+        let second = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), stateDirectory: directory,
+                                        options: PublisherOptions(cheapestHours: [1, 2]))
+        #expect(await live.wait(for: "energyclock/cheapest/4h") { $0.isEmpty } != nil)
+        #expect(await live.wait(for: "energyclock/cheapest/3h") { $0.isEmpty } != nil)
+        #expect(await live.wait(for: "homeassistant/button/energyclock/refresh/config") { $0.isEmpty } != nil)
+
+        // A newcomer finds only what is published now.
+        let fresh = try await TopicRecorder(port: broker.port, filter: "#")
+        _ = await fresh.wait(for: "energyclock/cheapest/2h")
+        let retained = Set(fresh.messages.filter(\.retain).map(\.topic))
+        #expect(retained.contains("energyclock/cheapest/1h"))
+        #expect(!retained.contains("energyclock/cheapest/3h"))
+        #expect(!retained.contains { $0.hasPrefix("homeassistant/") })
+        await fresh.stop()
+        await live.stop()
+        await second.stop()
+    }
+}
