@@ -61,6 +61,13 @@ public final class PriceStore {
         self.opening = opening
     }
 
+    /// What SQLite's full integrity check finds wrong; empty for a sound store.
+    public func integrityProblems() throws(StoreError) -> [String] {
+        var findings: [String] = []
+        try db.query("PRAGMA integrity_check", action: "check the store's integrity") { findings.append($0.text(0)) }
+        return findings == ["ok"] ? [] : findings
+    }
+
     /// Closes the database; the store must not be used afterwards.
     public func close() { db.close() }
 
