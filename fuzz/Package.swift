@@ -1,0 +1,17 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for every parser that reads outside input. Built by fuzz/run.sh with
+// -sanitize=fuzzer,address; kept out of the main package so its tests never build them.
+let package = Package(
+    name: "energyclock-fuzz",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(name: "energyclock", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "energyclock-fuzz",
+            dependencies: [.product(name: "EnergyClockCore", package: "energyclock")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

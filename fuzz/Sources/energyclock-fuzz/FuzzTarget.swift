@@ -1,0 +1,38 @@
+import EnergyClockCore
+import Foundation
+
+/// The parsers under test, by the name given in `ENERGYCLOCK_FUZZ_TARGET`.
+///
+/// Each must return or throw its own typed error for any input; a crash, a sanitizer report or
+/// a time-out is a finding.
+enum FuzzTarget: String, CaseIterable {
+    case settings, energyzero, entsoe, awattar, energycharts, custom
+
+    static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
+
+    func run(_ bytes: [UInt8]) {
+        switch self {
+        case .settings:
+            _ = try? SettingsPatch.parse(object: bytes, sources: Self.sources)
+            // The first line names a field; the rest is its plain value.
+            let split = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
+            let name = String(decoding: bytes[..<split], as: UTF8.self)
+            _ = try? SettingsPatch.parse(field: name, plain: Array(bytes[min(split + 1, bytes.endIndex)...]), sources: Self.sources)
+            _ = Settings.restore(json: String(decoding: bytes, as: UTF8.self), sources: Self.sources)
+        case .energyzero: _ = try? EnergyZeroSource.parse(bytes)
+        case .entsoe: _ = try? EntsoeSource.parse(bytes)
+        case .awattar: _ = try? AwattarSource.parse(bytes)
+        case .energycharts: _ = try? EnergyChartsSource.parse(bytes)
+        case .custom: _ = try? CustomSource.parse(bytes)
+        }
+    }
+
+    static let chosen: FuzzTarget = {
+        let name = ProcessInfo.processInfo.environment["ENERGYCLOCK_FUZZ_TARGET"] ?? ""
+        guard let target = FuzzTarget(rawValue: name) else {
+            fatalError("set ENERGYCLOCK_FUZZ_TARGET to one of \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return target
+    }()
+}
+

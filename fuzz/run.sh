@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds energyclock's fuzz targets with libFuzzer and AddressSanitizer and runs each for a
+# bounded time, then prints the executions and findings per target.
+#
+#   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET …]     default: 60 seconds, every target
+#
+# Targets: settings, energyzero, entsoe, awattar, energycharts, custom. A crash, a sanitizer
+# report or a time-out is saved in fuzz/findings/<target>/ and makes the script exit 1; replay
+# one with ENERGYCLOCK_FUZZ_TARGET=<target> <binary> <file>.
+set -euo pipefail
+cd "$(dirname "$0")"
+source ../scripts/setup.sh
+ensure_build_environment
+
+seconds="${1:-60}"
+[ $# -gt 0 ] && shift
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(settings energyzero entsoe awattar energycharts custom)
+
+flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
+swift build "${flags[@]}"
+binary="$(swift build "${flags[@]}" --show-bin-path)/energyclock-fuzz"
+fixtures=../Tests/EnergyClockCoreTests/Fixtures
+
+status=0
+printf '%-14s %12s %10s %s\n' target executions seconds findings
+for target in "${targets[@]}"; do
+    work=".work/$target"
+    mkdir -p "$work/corpus" "findings/$target"
+    seeds=()
+    case "$target" in
+        energyzero) seeds=("$fixtures/electricity_hour_response.json" "$fixtures/gas_day_response.json") ;;
+        entsoe) seeds=("$fixtures"/*.xml) ;;
+        *) seeds=("seeds/$target") ;;
+    esac
+    seed_dir="$work/seeds"
+    mkdir -p "$seed_dir"
+    cp -r "${seeds[@]}" "$seed_dir/" 2>/dev/null || true
+    log="$work/last.log"
+    ENERGYCLOCK_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+        -print_final_stats=1 -artifact_prefix="findings/$target/" "$work/corpus" "$seed_dir" >"$log" 2>&1 || status=1
+    executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
+    found="$(find "findings/$target" -type f | wc -l)"
+    printf '%-14s %12s %10s %s\n' "$target" "${executions:-?}" "$seconds" "$found"
+    [ "$found" -eq 0 ] || status=1
+done
+exit $status
