@@ -37,7 +37,7 @@ for target in "${targets[@]}"; do
     mkdir -p "$seed_dir"
     cp -r "${seeds[@]}" "$seed_dir/" 2>/dev/null || true
     log="$work/last.log"
-    ENERGYCLOCK_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+    LSAN_OPTIONS="suppressions=$PWD/../sanitizers/lsan.supp" ENERGYCLOCK_FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="findings/$target/" "$work/corpus" "$seed_dir" >"$log" 2>&1 || status=1
     executions="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)"
     found="$(find "findings/$target" -type f | wc -l)"

@@ -2,8 +2,8 @@
 # Sourced, not run.
 
 ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev libcurl4-openssl-dev mosquitto mosquitto-clients ca-certificates)
-# Only the tests need a real InfluxDB 1.x.
-ENERGYCLOCK_TEST_PACKAGES=(influxdb)
+# Only the tests need a real InfluxDB 1.x, openssl (test certificates) and setpriv (util-linux).
+ENERGYCLOCK_TEST_PACKAGES=(influxdb openssl util-linux)
 
 # Installs whichever of the packages (and the extra ones named as arguments) are missing.
 ensure_packages() {

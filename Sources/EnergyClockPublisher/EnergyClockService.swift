@@ -55,6 +55,8 @@ public final class EnergyClockService: Sendable {
                     the broker closed the connection right after accepting it \(count) times in a row; most likely another client \
                     uses the client id "\(options.clientID)" (two daemons with the same --mqtt-client-id?); backing off
                     """)
+            case let .publishRefused(messageID, reason):
+                await publisher.publishRefused(messageID: messageID, reason: reason)
             case let .refused(reason):
                 logger.error("broker \(options.host):\(options.port) refused the connection: \(reason)")
                 await publisher.connectionDown()

@@ -19,6 +19,10 @@ public actor MQTTPublisher: ManagerOutput {
     /// A republish for Home Assistant's `online` is waiting out its delay; more `online`s join it.
     var homeAssistantPending = false
     var refusals = LogThrottle()
+    /// The topic of each recent publish by message id, to name a publish the broker refuses.
+    var topicsByMessageID: [Int32: String] = [:]
+    /// Topics whose refusal was already logged; one warning per topic is enough.
+    var refusedTopics: Set<String> = []
 
     /// A publisher over `client` for `topics`.
     public init(client: MQTTClient, topics: TopicTree, options: PublisherOptions = PublisherOptions(), logger: Logger = Logger(label: "publisher")) {
@@ -140,6 +144,13 @@ public actor MQTTPublisher: ManagerOutput {
         if let latest, connected { sendRetained(latest) }
     }
 
+    /// The broker refused a publish: warn once per topic, naming it, so a missing ACL entry is found.
+    public func publishRefused(messageID: Int32, reason: String) {
+        let topic = topicsByMessageID[messageID]
+        guard refusedTopics.insert(topic ?? "").inserted else { return }
+        logger.warning("the broker refused a publish to \(topic.map { Quote.clip($0) } ?? "a topic") (\(reason)); check its ACL for this client")
+    }
+
     /// The connection dropped; stop sending until it is back.
     public func connectionDown() {
         connected = false
@@ -162,7 +173,9 @@ public actor MQTTPublisher: ManagerOutput {
     @discardableResult
     private func send(_ topic: String, _ payload: String, retain: Bool, correlation: [UInt8]? = nil) -> Bool {
         do {
-            try client.publish(topic, payload, retain: retain, correlation: correlation)
+            let messageID = try client.publish(topic, payload, retain: retain, correlation: correlation)
+            if topicsByMessageID.count >= 4096 { topicsByMessageID.removeAll(keepingCapacity: true) }
+            topicsByMessageID[messageID] = topic
             logger.debug("published \(topic) (\(payload.utf8.count) bytes)")
             return true
         } catch {

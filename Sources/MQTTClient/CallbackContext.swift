@@ -8,7 +8,10 @@ import Synchronization
 /// hand it to the event stream and return at once, so the network thread never blocks.
 final class CallbackContext: Sendable {
     let continuation: AsyncStream<MQTTEvent>.Continuation
-    let version: MQTTVersion
+    let options: MQTTOptions
+    var version: MQTTVersion { options.version }
+    /// The last error libmosquitto logged (TLS failures are only explained there).
+    let lastLibraryError = Mutex<String?>(nil)
     let stopping = Atomic<Bool>(false)
     let acknowledged = Mutex<Set<Int32>>([])
     let loopFinished = DispatchSemaphore(value: 0)
@@ -21,10 +24,39 @@ final class CallbackContext: Sendable {
     /// Signalled by ``MQTTClient/stop(timeout:)`` to end a backoff pause at once.
     let wakeup = DispatchSemaphore(value: 0)
 
-    init(continuation: AsyncStream<MQTTEvent>.Continuation, version: MQTTVersion) {
+    init(continuation: AsyncStream<MQTTEvent>.Continuation, options: MQTTOptions) {
         self.continuation = continuation
-        self.version = version
+        self.options = options
     }
+
+    /// What went wrong, in words a user can act on; TLS failures are told apart by what
+    /// libmosquitto logged for them.
+    func explain(_ code: Int32) -> String {
+        let logged = lastLibraryError.withLock { text in
+            defer { text = nil }
+            return text
+        }
+        let general = String(cString: mosquitto_strerror(code))
+        guard code == Int32(MOSQ_ERR_TLS.rawValue) else {
+            if options.tls == nil, code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue),
+               connectedAt.load(ordering: .acquiring) == 0 {
+                return "\(general) (if the broker expects TLS on port \(options.port), start with --mqtt-tls)"
+            }
+            return general
+        }
+        let detail = logged ?? general
+        if detail.contains("host name verification failed") {
+            return "TLS: the broker's certificate does not name \(options.host) (host name mismatch)"
+        }
+        if detail.contains("certificate verify failed") {
+            return "TLS: the broker's certificate is not trusted (signed by an unknown CA, or expired); name its CA with --mqtt-ca-file"
+        }
+        if detail.contains("certificate required") {
+            return "TLS: the broker requires a client certificate (--mqtt-cert-file and --mqtt-key-file)"
+        }
+        return "TLS handshake failed: \(detail)"
+    }
+
 
     /// Reports a lost or failed connection once per outage, so retries do not flood the log.
     func reportOutage(_ reason: String) {
@@ -45,6 +77,14 @@ final class CallbackContext: Sendable {
 
     /// Installs the C callbacks on `mosq`.
     static func install(on mosq: OpaquePointer) {
+        mosquitto_log_callback_set(mosq) { _, user, level, text in
+            guard level == MOSQ_LOG_ERR, let text else { return }
+            let message = String(cString: text)
+            CallbackContext.from(user).lastLibraryError.withLock { last in
+                // Keep the most telling line: a host name failure comes before OpenSSL's summary.
+                if last?.contains("host name verification failed") != true { last = message }
+            }
+        }
         mosquitto_connect_v5_callback_set(mosq) { _, user, code, _, _ in
             let context = CallbackContext.from(user)
             if code == 0 {
@@ -59,10 +99,13 @@ final class CallbackContext: Sendable {
         mosquitto_disconnect_v5_callback_set(mosq) { _, user, code, _ in
             let context = CallbackContext.from(user)
             guard !context.stopping.load(ordering: .acquiring) else { return }
-            context.reportOutage(String(cString: mosquitto_strerror(code)))
+            context.reportOutage(context.explain(code))
         }
-        mosquitto_publish_v5_callback_set(mosq) { _, user, mid, _, _ in
+        mosquitto_publish_v5_callback_set(mosq) { _, user, mid, reasonCode, _ in
             let context = CallbackContext.from(user)
+            if reasonCode >= 0x80 {
+                context.continuation.yield(.publishRefused(messageID: mid, reason: String(cString: mosquitto_reason_string(reasonCode))))
+            }
             context.acknowledged.withLock { acked in
                 if acked.count > 4096 { acked.removeAll() }
                 acked.insert(mid)

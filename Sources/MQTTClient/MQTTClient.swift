@@ -45,7 +45,7 @@ public final class MQTTClient: Sendable {
         self.options = options
         let (stream, continuation) = AsyncStream.makeStream(of: MQTTEvent.self)
         events = stream
-        context = CallbackContext(continuation: continuation, version: options.version)
+        context = CallbackContext(continuation: continuation, options: options)
         guard let mosq = mosquitto_new(options.clientID, true, Unmanaged.passUnretained(context).toOpaque()) else {
             throw MQTTError("create a client", code: Int32(MOSQ_ERR_NOMEM.rawValue))
         }
@@ -78,6 +78,21 @@ public final class MQTTClient: Sendable {
             mosq, UInt32(options.reconnectDelay.min), UInt32(options.reconnectDelay.max), true))
         if options.username != nil || options.password != nil {
             try check("set the credentials", mosquitto_username_pw_set(mosq, options.username, options.password))
+        }
+        if let tls = options.tls {
+            if tls.caFile == nil, tls.caPath == nil {
+                try check("use the system's CA certificates", mosquitto_int_option(mosq, MOSQ_OPT_TLS_USE_OS_CERTS, 1))
+            }
+            let rc = mosquitto_tls_set(mosq, tls.caFile, tls.caPath, tls.certFile, tls.keyFile) { buffer, size, _, user in
+                // OpenSSL asks for the key's passphrase; libmosquitto hands it our context.
+                guard let buffer, let password = CallbackContext.from(user).options.tls?.keyPassword else { return 0 }
+                let bytes = Array(password.utf8.prefix(Int(size) - 1))
+                for (i, byte) in bytes.enumerated() { buffer[i] = CChar(bitPattern: byte) }
+                buffer[bytes.count] = 0
+                return Int32(bytes.count)
+            }
+            try check("set up TLS", rc)
+            if tls.insecure { try check("skip the TLS host name check", mosquitto_tls_insecure_set(mosq, true)) }
         }
         if let will = options.will {
             let rc = will.payload.withUnsafeBytes { bytes in

@@ -23,6 +23,33 @@ public struct MQTTWill: Sendable {
     }
 }
 
+/// TLS for the broker connection; libmosquitto (OpenSSL) does the work.
+public struct MQTTTLS: Sendable, Equatable {
+    /// PEM file of the CA certificates to trust; with neither this nor ``caPath``, the system's store.
+    public var caFile: String?
+    /// Directory of hashed CA certificates to trust.
+    public var caPath: String?
+    /// PEM client certificate, for brokers that ask for one (mutual TLS).
+    public var certFile: String?
+    /// PEM private key of ``certFile``.
+    public var keyFile: String?
+    /// Passphrase of an encrypted ``keyFile``; never logged.
+    public var keyPassword: String?
+    /// Skip the check that the broker's certificate names the host connected to.
+    public var insecure: Bool
+
+    /// TLS trusting `caFile`/`caPath` (or the system's store), with an optional client certificate.
+    public init(caFile: String? = nil, caPath: String? = nil, certFile: String? = nil, keyFile: String? = nil,
+                keyPassword: String? = nil, insecure: Bool = false) {
+        self.caFile = caFile
+        self.caPath = caPath
+        self.certFile = certFile
+        self.keyFile = keyFile
+        self.keyPassword = keyPassword
+        self.insecure = insecure
+    }
+}
+
 /// How to reach and identify with a broker.
 public struct MQTTOptions: Sendable {
     /// Broker host name or address.
@@ -43,13 +70,16 @@ public struct MQTTOptions: Sendable {
     public var will: MQTTWill?
     /// First and longest pause between reconnect attempts, in seconds.
     public var reconnectDelay: (min: Int, max: Int)
+    /// TLS, or nil for a plain TCP connection.
+    public var tls: MQTTTLS?
 
     /// Options with the common defaults: MQTT 5, 60 s keepalive, reconnecting after 1…30 s.
     public init(
         host: String = "localhost", port: Int = 1883, clientID: String, username: String? = nil,
         password: String? = nil, version: MQTTVersion = .v5, keepalive: Int = 60, will: MQTTWill? = nil,
-        reconnectDelay: (min: Int, max: Int) = (1, 30)
+        reconnectDelay: (min: Int, max: Int) = (1, 30), tls: MQTTTLS? = nil
     ) {
+        self.tls = tls
         self.host = host
         self.port = port
         self.clientID = clientID
@@ -101,4 +131,7 @@ public enum MQTTEvent: Sendable {
     /// The broker closed the connection right after accepting it, `count` times in a row: most
     /// often another client with the same client id takes the session over each time.
     case droppedRepeatedly(count: Int)
+    /// The broker refused the QoS 1 publish `messageID` (MQTT 5 only: with 3.1.1 a broker that
+    /// denies a publish still acknowledges it), for `reason`, e.g. "Not authorized".
+    case publishRefused(messageID: Int32, reason: String)
 }

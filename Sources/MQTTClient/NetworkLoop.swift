@@ -31,6 +31,7 @@ struct NetworkLoop {
                 if rc == Self.success { continue }
             }
             if stopping { break }
+            let reason = context.explain(rc)
             let connectedAt = context.connectedAt.exchange(0, ordering: .acquiringAndReleasing)
             if connectedAt != 0 {
                 let lasted = Double(DispatchTime.now().uptimeNanoseconds - connectedAt) / 1e9
@@ -42,7 +43,7 @@ struct NetworkLoop {
                     if quickDrops == Self.dropsBeforeWarning { context.continuation.yield(.droppedRepeatedly(count: quickDrops)) }
                 }
             }
-            context.reportOutage(String(cString: mosquitto_strerror(rc)))
+            context.reportOutage(reason)
             pause(delay * Double.random(in: 0.8...1.2))
             delay = min(delay * 2, Double(options.reconnectDelay.max))
             if stopping { break }

@@ -54,6 +54,13 @@ struct Configuration {
         OptionSpec(name: "mqtt-port", value: "PORT", help: "broker port (default: 1883)"),
         OptionSpec(name: "mqtt-username", value: "USER", help: "broker user name"),
         OptionSpec(name: "mqtt-password-file", value: "FILE", help: "file holding the broker password (or set ENERGYCLOCK_MQTT_PASSWORD)"),
+        OptionSpec(name: "mqtt-tls", value: nil, help: "connect with TLS (default: on for port 8883, or when a CA or certificate is given)"),
+        OptionSpec(name: "mqtt-ca-file", value: "FILE", help: "PEM file of the CA certificates to trust (default: the system's CA store)"),
+        OptionSpec(name: "mqtt-ca-path", value: "DIR", help: "directory of hashed CA certificates to trust"),
+        OptionSpec(name: "mqtt-cert-file", value: "FILE", help: "PEM client certificate, for brokers that require one"),
+        OptionSpec(name: "mqtt-key-file", value: "FILE", help: "PEM private key of the client certificate"),
+        OptionSpec(name: "mqtt-key-password-file", value: "FILE", help: "file holding the key's passphrase (or set ENERGYCLOCK_MQTT_KEY_PASSWORD)"),
+        OptionSpec(name: "mqtt-tls-insecure", value: nil, help: "skip the check that the broker's certificate names the host (insecure)"),
         OptionSpec(name: "mqtt-client-id", value: "ID", help: "client id (default: energyclock-<hostname>-<hash of the state directory>)"),
         OptionSpec(name: "mqtt-version", value: "VERSION", help: "5 or 3.1.1 (default: 5)"),
         OptionSpec(name: "mqtt-keepalive", value: "SECONDS", help: "keepalive, 5-3600 (default: 60)"),
@@ -168,15 +175,17 @@ struct Configuration {
         guard !clientID.isEmpty, clientID.utf8.count <= 65535 else {
             throw UsageError("\(options.origin("mqtt-client-id")) must be 1 to 65535 bytes")
         }
+        let port = try options.integer("mqtt-port", in: 1...65535, default: 1883)
         mqtt = MQTTOptions(
             host: host,
-            port: try options.integer("mqtt-port", in: 1...65535, default: 1883),
+            port: port,
             clientID: clientID,
             username: options["mqtt-username"],
             password: try Self.secret(options, file: "mqtt-password-file", variable: "ENERGYCLOCK_MQTT_PASSWORD", environment: environment),
             version: version,
             keepalive: try options.integer("mqtt-keepalive", in: 5...3600, default: 60),
-            will: MQTTWill(topic: topics.status, payload: Array("offline".utf8))
+            will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)),
+            tls: try Self.tls(options, port: port, environment: environment)
         )
         overrides = nil
         overrides = try Self.patch(given, sources: catalog.ids)
@@ -211,7 +220,7 @@ struct Configuration {
     }
 
     /// A secret from the file named by option `file` (trailing newlines dropped), else from `variable`.
-    private static func secret(_ options: ParsedOptions, file: String, variable: String, environment: [String: String]) throws(UsageError) -> String? {
+    static func secret(_ options: ParsedOptions, file: String, variable: String, environment: [String: String]) throws(UsageError) -> String? {
         if let path = options[file] {
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw UsageError("\(options.origin(file)): cannot read \(path)")

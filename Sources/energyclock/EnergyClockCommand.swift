@@ -77,7 +77,10 @@ enum Daemon {
             logger.error("\(error)")
             return ExitStatus.forStart(error)
         }
-        logger.info("energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.host):\(config.mqtt.port) as \(config.mqtt.clientID), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)")
+        if config.mqtt.tls?.insecure == true {
+            logger.warning("--mqtt-tls-insecure: the broker's certificate is not checked against \(config.mqtt.host); anyone who can intercept the connection can pose as the broker")
+        }
+        logger.info("energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.host):\(config.mqtt.port)\(config.mqtt.tls == nil ? "" : " (TLS)") as \(config.mqtt.clientID), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)")
 
         let running = Task { try await service.run() }
         let stopper = Task {

@@ -45,7 +45,7 @@ struct ParsedOptions {
                 throw UsageError("unknown option --\(name); see --help")
             }
             if let equals = body.firstIndex(of: "=") {
-                guard spec.value != nil else { throw UsageError("--\(name) takes no value") }
+                // A switch may be spelled out, `--mqtt-tls=false`; ``flag(_:)`` checks the word.
                 values[name] = String(body[body.index(after: equals)...])
                 lists[name, default: []].append(values[name]!)
             } else if spec.value == nil {

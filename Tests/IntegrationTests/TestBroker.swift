@@ -42,6 +42,9 @@ final class TestBroker: Sendable {
 
     deinit { stop() }
 
+    /// What the broker logged so far.
+    var log: String { process.log }
+
     /// Kills the broker at once; a test broker has nothing to save.
     func stop() {
         process.kill()

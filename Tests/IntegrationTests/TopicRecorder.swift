@@ -9,8 +9,9 @@ final class TopicRecorder: Sendable {
     private let connected = Atomic<Bool>(false)
     private let consumer: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-    init(port: Int, filter: String = "#", version: MQTTVersion = .v5) async throws {
-        client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "recorder-\(UUID().uuidString)", version: version))
+    init(port: Int, filter: String = "#", version: MQTTVersion = .v5, username: String? = nil, password: String? = nil) async throws {
+        client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "recorder-\(UUID().uuidString)",
+                                                     username: username, password: password, version: version))
         let task = Task { [self] in
             for await event in client.events {
                 switch event {

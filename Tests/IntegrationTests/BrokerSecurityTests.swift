@@ -1,0 +1,146 @@
+import EnergyClockCore
+import Foundation
+import MQTTClient
+import Testing
+
+/// TLS, logins and ACLs against a real mosquitto, through the binary.
+@Suite(.timeLimit(.minutes(2)))
+struct BrokerSecurityTests {
+    func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }.merging(extra) { $1 }
+    }
+
+    func daemon(port: Int, host: String = "127.0.0.1", state: URL = temporaryDirectory(), _ extra: [String], env: [String: String] = [:]) throws -> ChildProcess {
+        try ChildProcess(ProcessTests.binary, ["run", "--mqtt-host", host, "--mqtt-port", "\(port)", "--state-dir", state.path,
+                                               "--energyzero-url", "http://127.0.0.1:9", "--log-level", "debug"] + extra,
+                         environment: environment(env))
+    }
+
+    /// Waits until `text` shows in the log, or the time is up.
+    func waitFor(_ text: String, in process: ChildProcess, timeout: Double = 10) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !process.log.contains(text), Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return process.log.contains(text)
+    }
+
+    @Test func tlsConnectsOnlyToABrokerItCanTrust() async throws {
+        let certs = try await TestCertificates.make()
+        let plain = try TestBroker.freePort()
+        let broker = try await TestBroker.start(extraConfig: certs.listener(plainPort: plain))
+        let live = try await TopicRecorder(port: plain, filter: "#")
+
+        // The right CA: connected, and everything published.
+        let trusted = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("ca.crt"), "--topic-prefix", "trusted"])
+        #expect(await live.wait(for: "trusted/status") { $0 == "online" } != nil, "\(trusted.log)")
+        #expect(trusted.log.contains("(TLS)"))
+
+        // Another CA, and a host name the certificate does not name: refused, said once, retried, alive.
+        let unknownCA = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("other-ca.crt"), "--topic-prefix", "unknown"])
+        let wrongHost = try daemon(port: broker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--topic-prefix", "renamed"])
+        #expect(await waitFor("not trusted (signed by an unknown CA", in: unknownCA), "\(unknownCA.log)")
+        let mismatchBroker = try await TestBroker.start(extraConfig: certs.listener(certificate: "wrong-name", plainPort: try TestBroker.freePort()))
+        let mismatch = try daemon(port: mismatchBroker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--topic-prefix", "mismatch"])
+        #expect(await waitFor("does not name localhost (host name mismatch)", in: mismatch), "\(mismatch.log)")
+        #expect(await waitFor("connected to", in: wrongHost), "localhost is named by the server certificate: \(wrongHost.log)")
+        try await Task.sleep(for: .seconds(3))
+        for process in [unknownCA, mismatch] {
+            #expect(process.isRunning)
+            #expect(!process.log.contains("connected to"))
+            #expect(process.log.components(separatedBy: "no connection to").count - 1 == 1, "\(process.log)")
+        }
+        #expect(!live.messages.contains { $0.topic.hasPrefix("unknown/") || $0.topic.hasPrefix("mismatch/") })
+
+        // --mqtt-tls-insecure accepts the wrong name, and says so.
+        let insecure = try daemon(port: mismatchBroker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-tls-insecure"])
+        #expect(await waitFor("connected to", in: insecure), "\(insecure.log)")
+        #expect(insecure.log.contains("WARNING [energyclock] --mqtt-tls-insecure"))
+
+        for process in [trusted, unknownCA, wrongHost, mismatch, insecure] {
+            process.signal(SIGTERM)
+            #expect(await process.waitForExit(timeout: 5) == 0)
+        }
+        await live.stop()
+    }
+
+    @Test func mutualTLSNeedsTheClientCertificate() async throws {
+        let certs = try await TestCertificates.make()
+        let broker = try await TestBroker.start(extraConfig: certs.listener(requireClientCertificate: true, plainPort: try TestBroker.freePort()))
+        let with = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-cert-file", certs.path("client.crt"),
+                                                  "--mqtt-key-file", certs.path("client.key")])
+        let without = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("ca.crt")])
+        #expect(await waitFor("connected to", in: with), "\(with.log)")
+        #expect(await waitFor("no connection to", in: without), "\(without.log)")
+        try await Task.sleep(for: .seconds(1))
+        #expect(!without.log.contains("connected to"))
+        #expect(without.isRunning)
+        for process in [with, without] {
+            process.signal(SIGTERM)
+            #expect(await process.waitForExit(timeout: 5) == 0)
+        }
+    }
+
+    @Test(arguments: [
+        (["--mqtt-ca-file", "/nonexistent/ca.crt"], "--mqtt-ca-file: /nonexistent/ca.crt does not exist"),
+        (["--mqtt-ca-path", "/etc/hostname"], "--mqtt-ca-path: /etc/hostname is a file, not a directory"),
+        (["--mqtt-cert-file", "/etc/hostname"], "--mqtt-cert-file and --mqtt-key-file go together"),
+        (["--mqtt-tls=false", "--mqtt-ca-file", "/etc/hostname"], "--mqtt-tls is false, but TLS options are given"),
+    ])
+    func badTLSFilesExitWithStatus2NamingThem(arguments: [String], message: String) async throws {
+        let process = try ChildProcess(ProcessTests.binary, ["run", "--state-dir", temporaryDirectory().path] + arguments, environment: environment())
+        #expect(await process.waitForExit(timeout: 10) == 2)
+        #expect(process.log.contains(message), "\(process.log)")
+    }
+
+    @Test func aRefusedLoginBacksOffAndADeniedTopicIsNamedOnce() async throws {
+        let directory = temporaryDirectory()
+        let passwords = directory.appendingPathComponent("passwd").path
+        for (user, password) in [("clock", "s3cret word"), ("watcher", "look")] {
+            let maker = try ChildProcess("/usr/bin/mosquitto_passwd", (FileManager.default.fileExists(atPath: passwords) ? [] : ["-c"]) + ["-b", passwords, user, password])
+            #expect(await maker.waitForExit(timeout: 10) == 0, "\(maker.log)")
+        }
+        let acl = directory.appendingPathComponent("acl").path
+        try "user clock\ntopic readwrite energyclock/#\ntopic readwrite homeassistant/#\n\nuser watcher\ntopic read #\n"
+            .write(toFile: acl, atomically: true, encoding: .utf8)
+        for file in [passwords, acl] { chmod(file, 0o644) }
+        chmod(directory.path, 0o755)
+        let broker = try await TestBroker.start(extraConfig: "allow_anonymous false\npassword_file \(passwords)\nacl_file \(acl)")
+
+        // A wrong password: refused, said once, retried with growing pauses.
+        let refused = try daemon(port: broker.port, ["--mqtt-username", "clock"], env: ["ENERGYCLOCK_MQTT_PASSWORD": "wrong"])
+        #expect(await waitFor("refused the connection", in: refused))
+        try await Task.sleep(for: .seconds(6))
+        #expect(refused.isRunning)
+        #expect(refused.log.components(separatedBy: "refused the connection").count - 1 == 1, "\(refused.log)")
+        let attempts = broker.log.components(separatedBy: "not authorised").count - 1
+        #expect(attempts >= 2 && attempts <= 5, "\(attempts) attempts in 6 s: \(broker.log)")
+        refused.signal(SIGTERM)
+        #expect(await refused.waitForExit(timeout: 5) == 0)
+
+        // The right one from the environment; prices that cover now, so the lamp is driven.
+        let state = temporaryDirectory()
+        let file = state.appendingPathComponent("prices.json")
+        let hour = (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600
+        let items = (-2..<48).map { #"{"start":\#(Int(hour) + $0 * 3600),"price":0.05}"# }.joined(separator: ",")
+        try "[\(items)]".write(to: file, atomically: true, encoding: .utf8)
+        let store = try PriceStore(directory: state)
+        var settings = Settings.defaults
+        settings.source = "custom"
+        settings.customURL = file.absoluteString
+        try store.save(settings)
+        store.close()
+        let live = try await TopicRecorder(port: broker.port, filter: "#", username: "watcher", password: "look")
+        let daemon = try daemon(port: broker.port, state: state, ["--mqtt-username", "clock", "--led", "z2m:lamp", "--led", "json:energyclock/lamp"],
+                                env: ["ENERGYCLOCK_MQTT_PASSWORD": "s3cret word"])
+        #expect(await live.wait(for: "energyclock/color") { $0 == "green" } != nil, "\(daemon.log)")
+        #expect(await live.wait(for: "energyclock/lamp") { $0.contains("green") } != nil)
+        #expect(await waitFor("refused a publish to zigbee2mqtt/lamp/set (Not authorized)", in: daemon), "\(daemon.log)")
+        // After a reconnect the lamp is driven again, and refused again, but not reported again.
+        try live.client.publish("homeassistant/status", "online")
+        try await Task.sleep(for: .seconds(3))
+        #expect(daemon.log.components(separatedBy: "refused a publish").count - 1 == 1, "\(daemon.log)")
+        #expect(!daemon.log.contains("s3cret"))
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 5) == 0)
+        await live.stop()
+    }
+}
