@@ -40,6 +40,9 @@ struct EntsoeDocument {
 
     /// Reads `data` with FoundationXML's streaming parser.
     static func read(_ data: Data) throws(ReadError) -> EntsoeDocument {
+        // FoundationXML crashes on a name that is not UTF-8 (`<\u{FF}`), so nothing else reaches it.
+        // ENTSO-E answers in UTF-8.
+        guard String(validating: data, as: UTF8.self) != nil else { throw ReadError(reason: "the answer is not UTF-8 text") }
         let delegate = Reader()
         let parser = XMLParser(data: data)
         parser.delegate = delegate

@@ -106,6 +106,9 @@ public struct EntsoeSource: PriceSource {
 }
 
 extension EntsoeDocument.Period {
+    /// The most slots one period may hold: a week of quarter-hours.
+    static let maxSlots = 7 * 96
+
     /// The period's slots; with curve type A03 an omitted position repeats the price before it.
     ///
     /// The slot count is the period's length over its resolution; positions beyond it are ignored,
@@ -117,6 +120,10 @@ extension EntsoeDocument.Period {
         }
         guard let step = ISODuration.seconds(resolution), step > 0 else { throw fail("unknown resolution \(resolution)") }
         let span = end.timeIntervalSince(start)
+        // A day-ahead period holds a day or two of slots; far more is a broken or hostile answer.
+        guard span / step <= Double(Self.maxSlots) else {
+            throw fail("a Period of \(Int(min(span, 1e15))) s in \(resolution) steps is longer than any day-ahead answer")
+        }
         let count = Int((span / step).rounded(.down))
         guard count >= 1, Double(count) * step == span else {
             throw fail("a Period of \(Int(span)) s is not a whole number of \(resolution) steps")

@@ -1,0 +1,18 @@
+import EnergyClockCore
+import Foundation
+import Testing
+
+/// Every input the fuzzers (fuzz/run.sh) found to crash a parser or exhaust its memory: each is
+/// now refused with an error.
+@Suite struct FuzzFindingTests {
+    @Test(arguments: [
+        // FoundationXML crashed on an element name that is not UTF-8.
+        ("entsoe-invalid-utf8-name.xml", "not UTF-8"),
+        // A period of years in tiny steps asked for gigabytes.
+        ("entsoe-huge-period.xml", "longer than any day-ahead answer"),
+    ])
+    func entsoeFindingsAreRefused(file: String, reason: String) throws {
+        let body = try fixture("fuzz-findings/\(file)")
+        #expect { try EntsoeSource.parse(body) } throws: { "\($0)".hasPrefix("entsoe: ") && "\($0)".contains(reason) }
+    }
+}
