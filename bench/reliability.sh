@@ -16,7 +16,12 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 
 port=$((20000 + RANDOM % 20000))
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n' "$port" >"$work/mosquitto.conf"
+mosquitto_passwd -c -b "$work/passwd" clock right >/dev/null
+chmod 755 "$work"
+chmod 644 "$work/passwd"
+# Anonymous clients may do anything; the user clock needs its password.
+printf 'listener %s 127.0.0.1\nallow_anonymous true\npassword_file %s\nset_tcp_nodelay true\n' \
+    "$port" "$work/passwd" >"$work/mosquitto.conf"
 mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
 pids+=($!)
 sleep 0.3
@@ -48,7 +53,7 @@ start_time=$(date +%s.%N)
 for _ in $(seq 1000); do echo; done | sed "s|.*|$(cat "$work/big.json")|" |
     mosquitto_pub -p "$port" -t flood/settings/set -l
 wait "$sub"
-elapsed=$(echo "$(date +%s.%N) - $start_time" | bc)
+elapsed=$(printf '%.2f' "$(echo "$(date +%s.%N) - $start_time" | bc)")
 echo "log flood: 1000 refused 60 KiB payloads in ${elapsed} s wrote $(wc -c <"$work/flood.log") bytes, $(wc -l <"$work/flood.log") lines of log"
 
 # 2. Home Assistant announcing itself 200 times at once.
@@ -73,3 +78,9 @@ sleep 20
 connects=$(($(grep -c 'connected to' "$work/clash_a.log") + $(grep -c 'connected to' "$work/clash_b.log")))
 named=$(cat "$work/clash_a.log" "$work/clash_b.log" | grep -c 'another client' || true)
 echo "one client id on two daemons: ${connects} connects in 20 s, ${named} error line(s) naming the clash"
+
+# 4. A wrong password, for 30 s.
+ENERGYCLOCK_MQTT_PASSWORD=wrong start login --topic-prefix login --mqtt-username clock
+sleep 30
+attempts=$(grep -c "disconnected, not authorised" "$work/mosquitto.log" || true)
+echo "a wrong password: ${attempts} login attempts and $(grep -c 'refused the connection' "$work/login.log") log line(s) about it in 30 s"

@@ -13,11 +13,14 @@ public actor InfluxWriter {
         public var url: URL
         /// `Authorization` header value: `Token …` or `Basic …`; never logged.
         public var authorization: String?
+        /// The secrets inside ``authorization`` and the URL, taken out of anything the server answers.
+        public var secrets: [String]
 
-        /// A target at `url`.
-        public init(url: URL, authorization: String?) {
+        /// A target at `url`; `secrets` are redacted from what the server answers.
+        public init(url: URL, authorization: String?, secrets: [String] = []) {
             self.url = url
             self.authorization = authorization
+            self.secrets = secrets + (authorization.map { [String($0.drop { $0 != " " }.dropFirst())] } ?? [])
         }
     }
 
@@ -89,7 +92,7 @@ public actor InfluxWriter {
         do {
             let response = try await http.post(target.url, body: Array(lines.joined(separator: "\n").utf8), headers: headers, source: "influxdb")
             guard (200..<300).contains(response.status) else {
-                let detail = String(decoding: response.body.prefix(200), as: UTF8.self)
+                let detail = Quote.redacting(target.secrets, in: String(decoding: response.body.prefix(200), as: UTF8.self))
                 logger.warning("InfluxDB answered HTTP \(response.status): \(detail)")
                 // A 4xx other than 429 will not heal by retrying the same points.
                 if (400..<500).contains(response.status), response.status != 429 { return true }

@@ -10,7 +10,7 @@ final class CallbackContext: Sendable {
     let continuation: AsyncStream<MQTTEvent>.Continuation
     let options: MQTTOptions
     var version: MQTTVersion { options.version }
-    /// The last error libmosquitto logged (TLS failures are only explained there).
+    /// The first error libmosquitto logged since the last ``explain(_:)`` (TLS failures are only explained there).
     let lastLibraryError = Mutex<String?>(nil)
     let stopping = Atomic<Bool>(false)
     let acknowledged = Mutex<Set<Int32>>([])
@@ -38,13 +38,20 @@ final class CallbackContext: Sendable {
         }
         let general = String(cString: mosquitto_strerror(code))
         guard code == Int32(MOSQ_ERR_TLS.rawValue) else {
-            if options.tls == nil, code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue),
-               connectedAt.load(ordering: .acquiring) == 0 {
-                return "\(general) (if the broker expects TLS on port \(options.port), start with --mqtt-tls)"
+            // Dropped before the broker answered the login: say what usually causes that.
+            guard code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue),
+                  connectedAt.load(ordering: .acquiring) == 0
+            else { return general }
+            if options.tls == nil { return "\(general) (if the broker expects TLS on port \(options.port), start with --mqtt-tls)" }
+            if options.tls?.certFile == nil {
+                return "\(general) (if the broker requires a client certificate, give --mqtt-cert-file and --mqtt-key-file)"
             }
             return general
         }
         let detail = logged ?? general
+        if detail.contains("Unable to load client key") {
+            return "TLS: could not load the client key (a wrong passphrase in --mqtt-key-password-file, or not a PEM key)"
+        }
         if detail.contains("host name verification failed") {
             return "TLS: the broker's certificate does not name \(options.host) (host name mismatch)"
         }
@@ -81,8 +88,8 @@ final class CallbackContext: Sendable {
             guard level == MOSQ_LOG_ERR, let text else { return }
             let message = String(cString: text)
             CallbackContext.from(user).lastLibraryError.withLock { last in
-                // Keep the most telling line: a host name failure comes before OpenSSL's summary.
-                if last?.contains("host name verification failed") != true { last = message }
+                // The first line of a burst is the cause; OpenSSL's later lines only trace it.
+                if last == nil { last = message }
             }
         }
         mosquitto_connect_v5_callback_set(mosq) { _, user, code, _, _ in

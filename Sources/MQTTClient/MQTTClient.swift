@@ -83,9 +83,11 @@ public final class MQTTClient: Sendable {
             if tls.caFile == nil, tls.caPath == nil {
                 try check("use the system's CA certificates", mosquitto_int_option(mosq, MOSQ_OPT_TLS_USE_OS_CERTS, 1))
             }
-            let rc = mosquitto_tls_set(mosq, tls.caFile, tls.caPath, tls.certFile, tls.keyFile) { buffer, size, _, user in
-                // OpenSSL asks for the key's passphrase; libmosquitto hands it our context.
-                guard let buffer, let password = CallbackContext.from(user).options.tls?.keyPassword else { return 0 }
+            let rc = mosquitto_tls_set(mosq, tls.caFile, tls.caPath, tls.certFile, tls.keyFile) { buffer, size, _, client in
+                // OpenSSL asks for the key's passphrase, with libmosquitto's client as its user data.
+                guard let buffer, let client, size > 0,
+                      let password = CallbackContext.from(mosquitto_userdata(OpaquePointer(client))).options.tls?.keyPassword
+                else { return 0 }
                 let bytes = Array(password.utf8.prefix(Int(size) - 1))
                 for (i, byte) in bytes.enumerated() { buffer[i] = CChar(bitPattern: byte) }
                 buffer[bytes.count] = 0

@@ -131,13 +131,15 @@ struct Configuration {
         }
         if let url = try options.url("influx-url") {
             var authorization: String?
+            var secrets: [String] = []
             if let token = try Self.secret(options, file: "influx-token-file", variable: "ENERGYCLOCK_INFLUX_TOKEN", environment: environment) {
                 authorization = "Token \(token)"
             } else if let user = options["influx-username"] {
                 let password = environment["ENERGYCLOCK_INFLUX_PASSWORD"] ?? ""
                 authorization = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+                secrets.append(password)
             }
-            influx = InfluxWriter.Target(url: url, authorization: authorization)
+            influx = InfluxWriter.Target(url: url, authorization: authorization, secrets: secrets)
         } else {
             influx = nil
         }

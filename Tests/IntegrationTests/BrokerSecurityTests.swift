@@ -68,12 +68,17 @@ struct BrokerSecurityTests {
         let with = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-cert-file", certs.path("client.crt"),
                                                   "--mqtt-key-file", certs.path("client.key")])
         let without = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("ca.crt")])
+        let encrypted = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-cert-file", certs.path("client.crt"),
+                                                       "--mqtt-key-file", certs.path("client-encrypted.key"),
+                                                       "--mqtt-key-password-file", certs.path("passphrase")])
         #expect(await waitFor("connected to", in: with), "\(with.log)")
-        #expect(await waitFor("no connection to", in: without), "\(without.log)")
+        #expect(await waitFor("connected to", in: encrypted), "\(encrypted.log)")
+        #expect(!encrypted.log.contains(TestCertificates.keyPassphrase))
+        #expect(await waitFor("if the broker requires a client certificate", in: without), "\(without.log)")
         try await Task.sleep(for: .seconds(1))
         #expect(!without.log.contains("connected to"))
         #expect(without.isRunning)
-        for process in [with, without] {
+        for process in [with, without, encrypted] {
             process.signal(SIGTERM)
             #expect(await process.waitForExit(timeout: 5) == 0)
         }

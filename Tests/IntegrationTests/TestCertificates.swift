@@ -4,6 +4,8 @@ import Foundation
 /// certificate, and a second CA that signed none of them; made by `openssl` for one test.
 struct TestCertificates {
     let directory: URL
+    /// The passphrase of `client-encrypted.key`, also in the file `passphrase`.
+    static let keyPassphrase = "key-Phrase-91c3"
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
@@ -27,6 +29,10 @@ struct TestCertificates {
                                "-CAkey", certificates.path("ca.key"), "-CAcreateserial", "-out", certificates.path("\(name).crt"),
                                "-days", "2", "-extfile", certificates.path("\(name).ext")])
         }
+        // The client key again, encrypted with ``keyPassphrase``.
+        try await openssl(["pkcs8", "-topk8", "-in", certificates.path("client.key"), "-out", certificates.path("client-encrypted.key"),
+                           "-v2", "aes-256-cbc", "-passout", "pass:\(Self.keyPassphrase)"])
+        try "\(Self.keyPassphrase)\n".write(toFile: certificates.path("passphrase"), atomically: true, encoding: .utf8)
         // A broker started as root drops to its own user before it reads them.
         for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) { chmod(certificates.path(file), 0o644) }
         chmod(directory.path, 0o755)

@@ -54,6 +54,15 @@ public struct EntsoeSource: PriceSource {
 
     /// Fetches `day` and, when published, the day after.
     public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+        do {
+            return try await fetchAnswer(day: day, calendar: calendar, settings: settings)
+        } catch {
+            // An acknowledgement's text comes from the server, which may quote the request.
+            throw error.redacting(token)
+        }
+    }
+
+    private func fetchAnswer(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
         guard let zone = BiddingZone.named(settings.zone) else {
             throw SourceError(source: id, problem: .malformed("unknown zone \(settings.zone)"))
         }

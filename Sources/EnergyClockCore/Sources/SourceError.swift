@@ -31,6 +31,20 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidSlots(SlotProblem)
     }
 
+    /// This error with `secret` taken out of every text a server could have put in it.
+    public func redacting(_ secret: String?) -> SourceError {
+        func clean(_ text: String) -> String { Quote.redacting([secret], in: text) }
+        var copy = self
+        switch problem {
+        case let .httpStatus(code, detail): copy.problem = .httpStatus(code, detail: clean(detail))
+        case let .transport(reason): copy.problem = .transport(clean(reason))
+        case let .contentType(type): copy.problem = .contentType(clean(type))
+        case let .malformed(reason): copy.problem = .malformed(clean(reason))
+        case .timeout, .tooLarge, .emptyBody, .invalidSlots: break
+        }
+        return copy
+    }
+
     /// `source: problem`, for logs and `settings/result`.
     public var description: String {
         let what: String = switch problem {

@@ -3,6 +3,8 @@
 ///
 /// A value holding a newline must never start a forged log line, and a 60 KiB payload must not
 /// be copied into every refusal.
+import Foundation
+
 public enum Quote {
     /// How many bytes of outside text are quoted at most.
     public static let limit = 200
@@ -36,6 +38,15 @@ public enum Quote {
             }
         }
         return out
+    }
+
+    /// `text` with every occurrence of each secret replaced by `[redacted]`, for text that a server
+    /// wrote and may have echoed a token or password into.
+    public static func redacting(_ secrets: [String?], in text: String) -> String {
+        secrets.reduce(text) { result, secret in
+            guard let secret, secret.count >= 4 else { return result }
+            return result.replacingOccurrences(of: secret, with: "[redacted]")
+        }
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
