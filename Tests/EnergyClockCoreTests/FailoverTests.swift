@@ -35,10 +35,10 @@ import Testing
         let primary = MemorySource(id: "energyzero", slots: quarterDays(around: day, days: 2))
         let empty = MemorySource(id: "backup")
         do {
-            let (first, _) = try makeManager(clock: clock, source: primary, others: [empty], directory: directory)
+            let (first, firstOutput) = try makeManager(clock: clock, source: primary, others: [empty], directory: directory)
             _ = await first.loadAndFetchIfNeeded()
             await first.submit(request(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"]))
-            try await Task.sleep(for: .milliseconds(50))
+            #expect(await firstOutput.wait { $0.outcomes.count == 1 })
             await first.close()
         }
         primary.fail(true)
@@ -69,6 +69,9 @@ import Testing
         #expect(await output.wait { $0.outcomes.count == 2 })
         let back = output.snapshots.first { $0.source == "energyzero" && $0.settings.source == "energyzero" && $0.now == clock.now && $0.current?.slot.market == 0.10 }
         #expect(back != nil)
-        #expect(a.requests.count >= fetchesOfA)
+        #expect(back?.stale == false, "the cache is shown before any fetch could fail")
+        // The switch asks the (now failing) network too, and its failure keeps the cache.
+        #expect(await output.wait { _ in a.requests.count > fetchesOfA })
+        #expect(await output.wait { $0.last?.stale == true && $0.last?.current?.slot.market == 0.10 })
     }
 }

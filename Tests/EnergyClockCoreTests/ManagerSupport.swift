@@ -42,7 +42,7 @@ final class RecordingOutput: ManagerOutput {
     func report(_ outcome: SettingsOutcome) async { state.withLock { $0.outcomes.append(outcome) } }
 
     /// Waits (on real time, briefly) until `condition` holds for the recorded state.
-    func wait(timeout: Double = 5, until condition: (RecordingOutput) -> Bool) async -> Bool {
+    func wait(timeout: Double = 20, until condition: (RecordingOutput) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(self) { return true }

@@ -146,10 +146,11 @@ import Testing
         #expect(await output.wait { $0.outcomes.count == 1 })
         let snapshot = await manager.snapshot()
         #expect(snapshot.samples == 7 * 24)
-        // Every day repeats 0.00…0.23 per hour, so the quartiles are those of one day's consumer prices.
-        let expected = Thresholds.quartiles(of: (0..<24).map { Double($0) / 100 * 1.21 })!
-        #expect(abs(snapshot.thresholds!.greenMax - expected.greenMax) < 1e-12)
-        #expect(abs(snapshot.thresholds!.orangeMax - expected.orangeMax) < 1e-12)
+        // Every day repeats 0.00…0.23 per hour, so the consumer prices are i × 0.0121 for i in 0…23, and
+        // numpy's linear quartiles sit at ranks 5.75, 11.5 and 17.25: 0.069575, 0.13915 and 0.208725.
+        #expect(abs(snapshot.thresholds!.greenMax - 0.069575) < 1e-12)
+        #expect(abs(snapshot.thresholds!.yellowMax - 0.13915) < 1e-12)
+        #expect(abs(snapshot.thresholds!.orangeMax - 0.208725) < 1e-12)
         #expect(source.requests.contains(LocalDay(year: 2025, month: 12, day: 11)))
     }
 }

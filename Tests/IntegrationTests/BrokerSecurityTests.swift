@@ -104,7 +104,7 @@ struct BrokerSecurityTests {
             #expect(await maker.waitForExit(timeout: 10) == 0, "\(maker.log)")
         }
         let acl = directory.appendingPathComponent("acl").path
-        try "user clock\ntopic readwrite energyclock/#\ntopic readwrite homeassistant/#\n\nuser watcher\ntopic read #\n"
+        try "user clock\ntopic readwrite energyclock/#\ntopic readwrite homeassistant/#\n\nuser watcher\ntopic read #\ntopic readwrite recorder/#\n"
             .write(toFile: acl, atomically: true, encoding: .utf8)
         for file in [passwords, acl] { chmod(file, 0o644) }
         chmod(directory.path, 0o755)

@@ -85,7 +85,10 @@ struct ProcessTests {
 
         // The broker goes away again; a stop during the outage is still quick and clean.
         broker.stop()
-        try await Task.sleep(for: .milliseconds(300))
+        // Wait for the daemon to notice: its second outage line.
+        while daemon.log.components(separatedBy: "no connection to").count - 1 < 2 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let stopping = Date()
         daemon.signal(SIGTERM)
         #expect(await daemon.waitForExit(timeout: 5) == 0, "\(daemon.log)")
@@ -221,20 +224,22 @@ struct ProcessTests {
         #expect(rows.contains { $0.hasPrefix("  02:00 +02:00") } && rows.contains { $0.hasPrefix("  02:00 +01:00") })
         #expect(!process.log.contains("\u{1B}[")) // No colour codes when not on a terminal.
         // The first hour is the mean of its four quarters, 50…53 EUR/MWh, plus 21 % VAT.
-        #expect(rows.first?.contains(DecimalFormat.string(0.0515 * 1.21, decimals: 4)) == true, "\(rows.first ?? "")")
+        // 0.0515 × 1.21 = 0.062315, shown with four decimals.
+        #expect(rows.first?.contains("0.0623") == true, "\(rows.first ?? "")")
     }
 
     @Test func pricesCommandPrintsJSONFromTheSource() async throws {
-        let http = try fixtureServer()
+        // A source that has nothing for any day: the command must say so, not show made-up prices.
+        let http = try TestHTTPServer { _ in .json(Array(#"{"Prices":[],"base":[]}"#.utf8)) }
         let process = try ChildProcess(Self.binary, [
             "prices", "--json", "--state-dir", temporaryDirectory().path, "--energyzero-url", http.baseURL.absoluteString,
         ], environment: environment([:]))
-        #expect(await process.waitForExit(timeout: 20) != nil)
-        // Today's real date is not in the recorded answer, so it must say so rather than show made-up prices.
+        #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log)")
         let json = try #require(object(String(process.log.split(separator: "\n").last { $0.hasPrefix("{") } ?? "")))
-        #expect(json["today"] as? [Any] != nil)
         #expect((json["today"] as? [Any])?.isEmpty == true)
+        #expect((json["tomorrow"] as? [Any])?.isEmpty == true)
         #expect(json["source"] as? String == "energyzero")
+        #expect(json["stale"] as? Bool == false)
         #expect(http.requests.contains { $0.contains("interval=INTERVAL_QUARTER") })
     }
 }

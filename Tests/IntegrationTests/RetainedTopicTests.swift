@@ -117,4 +117,28 @@ struct RetainedTopicTests {
         await live.stop()
         await harness.stop()
     }
+
+    @Test func aPublishedPriceIsClearedWhenNoSlotCoversNowAnyMore() async throws {
+        let broker = try await TestBroker.start()
+        // The recorded answer covers 16 to 18 December; the clock then runs past its end.
+        let clock = ManualClock(start: at("2025-12-18T23:20:00+01:00"))
+        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: clock)
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        let before = try #require(await live.wait(for: "energyclock/price") { !$0.isEmpty })
+        #expect(Double(before) != nil)
+        // Once the manager waits (for the next poll, before midnight), midnight comes.
+        while clock.nextDeadline == nil { try await Task.sleep(for: .milliseconds(2)) }
+        clock.advance(to: at("2025-12-19T00:00:00+01:00"))
+        for topic in ["price", "color", "color/hex", "color/rgb", "current", "next"] {
+            #expect(await live.wait(for: "energyclock/\(topic)") { $0.isEmpty } != nil, "\(topic) was not cleared")
+        }
+        // A newcomer finds no retained price at all.
+        let late = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        _ = await late.wait(for: "energyclock/settings")
+        #expect(late.last("energyclock/price") == nil)
+        #expect(late.last("energyclock/stale") == "false")
+        await late.stop()
+        await live.stop()
+        await harness.stop()
+    }
 }

@@ -19,7 +19,7 @@ final class ServiceHarness: Sendable {
     init(
         broker: TestBroker, http: TestHTTPServer, clock: ManualClock, stateDirectory: URL = temporaryDirectory(),
         prefix: String = "energyclock", version: MQTTVersion = .v5, settings: [SettingsField: SettingValue] = [:],
-        fetchTimeout: Double = 2, options: PublisherOptions = PublisherOptions()
+        fetchTimeout: Double = 30, options: PublisherOptions = PublisherOptions()
     ) throws {
         self.broker = broker
         self.http = http
@@ -54,6 +54,18 @@ final class ServiceHarness: Sendable {
         running = Task { try await service.run() }
     }
 
+    /// Moves the test clock from one wake-up of the daemon to the next, never beyond `limit`, until
+    /// `condition` holds: a fetch that was slow in real time (a loaded machine) is simply retried
+    /// in test time. Gives up after 60 s of real time.
+    func advance(until condition: () -> Bool, limit: Date = .distantFuture) async -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while !condition(), Date() < deadline {
+            if let next = clock.nextDeadline, next <= limit { clock.advance(to: next) }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
     /// Cancels the service and shuts it down as SIGTERM would.
     func stop() async {
         running.cancel()
@@ -85,7 +97,7 @@ func fixtureServer() throws -> TestHTTPServer {
 
 extension ManualClock {
     /// Waits (briefly, in real time) until someone sleeps on this clock until exactly `deadline`.
-    func waitForSleeper(until deadline: Date, timeout: Double = 5) async -> Bool {
+    func waitForSleeper(until deadline: Date, timeout: Double = 20) async -> Bool {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             if nextDeadline == deadline { return true }

@@ -79,7 +79,10 @@ struct SourceRecoveryTests {
         if good.source == "custom" { settings[.customURL] = .text(http.baseURL.absoluteString + "/custom.json") }
         let harness = try ServiceHarness(broker: broker, http: http, clock: clock, settings: settings, fetchTimeout: 1)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
-        _ = try #require(await live.wait(for: "energyclock/price") { !$0.isEmpty }, "\(good.source) never published a price")
+        // A first fetch that a loaded machine made slower than the time-out is retried in test time, before 13:00.
+        let published = await harness.advance(until: { live.last("energyclock/price")?.isEmpty == false },
+                                              limit: good.start.addingTimeInterval(599))
+        #expect(published, "\(good.source) never published a price")
         let current = await live.wait(for: "energyclock/current") { !$0.isEmpty }
         #expect(object(current)?["source"] as? String == good.source)
 
@@ -93,12 +96,10 @@ struct SourceRecoveryTests {
         #expect((object(stale)?["start"] as? String)?.contains("T13:00:00") == true)
         #expect(live.last("energyclock/price")?.isEmpty == false)
 
-        // Healed: the retry 30 s later clears stale.
+        // Healed: the retry 30 s later (or, on a loaded machine, a later one) clears stale.
         install(nil)
-        let retry = clock.now.addingTimeInterval(30)
-        #expect(await clock.waitForSleeper(until: retry))
-        clock.advance(to: retry)
-        #expect(await live.wait(for: "energyclock/current") { object($0)?["stale"] as? Bool == false } != nil)
+        #expect(await clock.waitForSleeper(until: clock.now.addingTimeInterval(30)))
+        #expect(await harness.advance(until: { object(live.last("energyclock/current"))?["stale"] as? Bool == false }))
         await live.stop()
         await harness.stop()
     }

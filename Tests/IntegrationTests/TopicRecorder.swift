@@ -10,13 +10,20 @@ final class TopicRecorder: Sendable {
     private let consumer: Mutex<Task<Void, Never>?> = Mutex(nil)
 
     init(port: Int, filter: String = "#", version: MQTTVersion = .v5, username: String? = nil, password: String? = nil) async throws {
-        client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "recorder-\(UUID().uuidString)",
+        let id = "recorder-\(UUID().uuidString)"
+        client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: id,
                                                      username: username, password: password, version: version))
+        // The broker sends the retained messages of a subscription before it handles anything this
+        // client sends later, so the echo of a marker says that all of them have arrived.
+        let marker = "recorder/\(id)/ready"
         let task = Task { [self] in
             for await event in client.events {
                 switch event {
                 case .connected:
                     try? client.subscribe(filter)
+                    try? client.subscribe(marker)
+                    _ = try? client.publish(marker, "ready")
+                case let .message(message) where message.topic == marker:
                     connected.store(true, ordering: .releasing)
                 case let .message(message):
                     received.withLock { $0.append(message) }
@@ -27,11 +34,9 @@ final class TopicRecorder: Sendable {
         }
         consumer.withLock { $0 = task }
         client.start()
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(20)
         while !connected.load(ordering: .acquiring), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
         guard connected.load(ordering: .acquiring) else { throw BrokerError("recorder could not connect to port \(port)") }
-        // Give the broker a moment to deliver retained messages for the new subscription.
-        try await Task.sleep(for: .milliseconds(50))
     }
 
     var messages: [MQTTMessage] { received.withLock { $0 } }
@@ -44,7 +49,7 @@ final class TopicRecorder: Sendable {
 
     /// Waits until the newest payload on `topic` satisfies `condition`; returns it, or nil on time-out.
     @discardableResult
-    func wait(for topic: String, timeout: Double = 5, _ condition: (String) -> Bool = { _ in true }) async -> String? {
+    func wait(for topic: String, timeout: Double = 20, _ condition: (String) -> Bool = { _ in true }) async -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if let payload = last(topic), condition(payload) { return payload }
@@ -54,7 +59,7 @@ final class TopicRecorder: Sendable {
     }
 
     /// Waits until `count` messages arrived on `topic`.
-    func wait(count: Int, on topic: String, timeout: Double = 5) async -> [String] {
+    func wait(count: Int, on topic: String, timeout: Double = 20) async -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         while all(topic).count < count, Date() < deadline { try? await Task.sleep(for: .milliseconds(5)) }
         return all(topic)
