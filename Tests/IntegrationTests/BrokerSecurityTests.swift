@@ -122,17 +122,7 @@ struct BrokerSecurityTests {
         #expect(await refused.waitForExit(timeout: 5) == 0)
 
         // The right one from the environment; prices that cover now, so the lamp is driven.
-        let state = temporaryDirectory()
-        let file = state.appendingPathComponent("prices.json")
-        let hour = (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600
-        let items = (-2..<48).map { #"{"start":\#(Int(hour) + $0 * 3600),"price":0.05}"# }.joined(separator: ",")
-        try "[\(items)]".write(to: file, atomically: true, encoding: .utf8)
-        let store = try PriceStore(directory: state)
-        var settings = Settings.defaults
-        settings.source = "custom"
-        settings.customURL = file.absoluteString
-        try store.save(settings)
-        store.close()
+        let state = try stateWithCurrentPrices()
         let live = try await TopicRecorder(port: broker.port, filter: "#", username: "watcher", password: "look")
         let daemon = try daemon(port: broker.port, state: state, ["--mqtt-username", "clock", "--led", "z2m:lamp", "--led", "json:energyclock/lamp"],
                                 env: ["ENERGYCLOCK_MQTT_PASSWORD": "s3cret word"])

@@ -51,19 +51,10 @@ struct SecretsTests {
 
         // ENTSO-E chosen, a price list of the user's own for now as the fallback.
         func preparedState() throws -> URL {
-            let state = temporaryDirectory()
-            let file = state.appendingPathComponent("prices.json")
-            let hour = (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600
-            try "[\((-2..<48).map { #"{"start":\#(Int(hour) + $0 * 3600),"price":0.05}"# }.joined(separator: ","))]"
-                .write(to: file, atomically: true, encoding: .utf8)
-            let store = try PriceStore(directory: state)
-            var settings = Settings.defaults
-            settings.source = "entsoe"
-            settings.fallbackSources = ["custom"]
-            settings.customURL = file.absoluteString
-            try store.save(settings)
-            store.close()
-            return state
+            try stateWithCurrentPrices { settings in
+                settings.source = "entsoe"
+                settings.fallbackSources = ["custom"]
+            }
         }
 
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }

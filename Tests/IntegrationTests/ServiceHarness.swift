@@ -90,6 +90,24 @@ func temporaryDirectory() -> URL {
 /// Parses an ISO 8601 instant.
 func at(_ text: String) -> Date { ISO8601.parse(text)! }
 
+/// A state directory whose saved settings take hourly `custom` prices of 0.05 EUR/kWh, from two
+/// hours ago to two days ahead, from a file; so the binary, on the real clock, has a price now.
+func stateWithCurrentPrices(_ change: (inout Settings) -> Void = { _ in }) throws -> URL {
+    let state = temporaryDirectory()
+    let file = state.appendingPathComponent("prices.json")
+    let hour = Int((Date().timeIntervalSince1970 / 3600).rounded(.down)) * 3600
+    try "[\((-2..<48).map { #"{"start":\#(hour + $0 * 3600),"price":0.05}"# }.joined(separator: ","))]"
+        .write(to: file, atomically: true, encoding: .utf8)
+    var settings = Settings.defaults
+    settings.source = "custom"
+    settings.customURL = file.absoluteString
+    change(&settings)
+    let store = try PriceStore(directory: state)
+    try store.save(settings)
+    store.close()
+    return state
+}
+
 /// A price API that serves the quarter fixture for every request.
 func fixtureServer() throws -> TestHTTPServer {
     try TestHTTPServer { _ in .json(ServiceHarness.quarterFixture) }

@@ -95,11 +95,13 @@ struct SourceRecoveryTests {
         // The cache is kept and still shown: the 13:00 slot it already had.
         #expect((object(stale)?["start"] as? String)?.contains("T13:00:00") == true)
         #expect(live.last("energyclock/price")?.isEmpty == false)
+        #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil)
 
         // Healed: the retry 30 s later (or, on a loaded machine, a later one) clears stale.
         install(nil)
         #expect(await clock.waitForSleeper(until: clock.now.addingTimeInterval(30)))
         #expect(await harness.advance(until: { object(live.last("energyclock/current"))?["stale"] as? Bool == false }))
+        #expect(await live.wait(for: "energyclock/stale") { $0 == "false" } != nil)
         await live.stop()
         await harness.stop()
     }

@@ -23,6 +23,7 @@ final class TestHTTPServer: Sendable {
     private let listener: Int32
     private let handler: Mutex<@Sendable (String) -> Response>
     private let log = Mutex<[String]>([])
+    private let headLog = Mutex<[String]>([])
 
     init(handler: @escaping @Sendable (String) -> Response) throws {
         self.handler = Mutex(handler)
@@ -55,6 +56,9 @@ final class TestHTTPServer: Sendable {
     /// Every request target (path and query) received so far.
     var requests: [String] { log.withLock { $0 } }
 
+    /// Every request's head (request line and headers) received so far.
+    var heads: [String] { headLog.withLock { $0 } }
+
     /// Replaces the handler.
     func respond(_ handler: @escaping @Sendable (String) -> Response) { self.handler.withLock { $0 = handler } }
 
@@ -86,6 +90,7 @@ final class TestHTTPServer: Sendable {
         let line = String(decoding: request.prefix { $0 != 13 }, as: UTF8.self)
         let target = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
         log.withLock { $0.append(target) }
+        headLog.withLock { $0.append(String(decoding: request, as: UTF8.self)) }
         let response = handler.withLock { $0 }(target)
         if response.delay > 0 { usleep(UInt32(response.delay * 1_000_000)) }
         let head = "HTTP/1.1 \(response.status) X\r\nContent-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
