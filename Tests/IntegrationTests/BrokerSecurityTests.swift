@@ -57,7 +57,7 @@ struct BrokerSecurityTests {
 
         for process in [trusted, unknownCA, wrongHost, mismatch, insecure] {
             process.signal(SIGTERM)
-            #expect(await process.waitForExit(timeout: 5) == 0)
+            #expect(await process.waitForExit(timeout: 20) == 0)
         }
         await live.stop()
     }
@@ -80,7 +80,7 @@ struct BrokerSecurityTests {
         #expect(without.isRunning)
         for process in [with, without, encrypted] {
             process.signal(SIGTERM)
-            #expect(await process.waitForExit(timeout: 5) == 0)
+            #expect(await process.waitForExit(timeout: 20) == 0)
         }
     }
 
@@ -119,7 +119,7 @@ struct BrokerSecurityTests {
         let attempts = broker.log.components(separatedBy: "not authorised").count - 1
         #expect(attempts >= 2 && attempts <= 5, "\(attempts) attempts in 6 s: \(broker.log)")
         refused.signal(SIGTERM)
-        #expect(await refused.waitForExit(timeout: 5) == 0)
+        #expect(await refused.waitForExit(timeout: 20) == 0)
 
         // The right one from the environment; prices that cover now, so the lamp is driven.
         let state = try stateWithCurrentPrices()
@@ -135,7 +135,7 @@ struct BrokerSecurityTests {
         #expect(daemon.log.components(separatedBy: "refused a publish").count - 1 == 1, "\(daemon.log)")
         #expect(!daemon.log.contains("s3cret"))
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 5) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0)
         await live.stop()
     }
 }

@@ -40,7 +40,7 @@ struct DaemonSafetyTests {
         let third = try daemon(broker, state: state)
         while !third.log.contains("connected to"), third.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         third.signal(SIGTERM)
-        #expect(await third.waitForExit(timeout: 5) == 0)
+        #expect(await third.waitForExit(timeout: 20) == 0)
         await live.stop()
     }
 
@@ -113,7 +113,7 @@ struct DaemonSafetyTests {
         try live.client.publish("energyclock/settings/history_days/set", "3")
         #expect(object(await live.wait(for: "energyclock/settings/result"))?["ok"] as? Bool == true)
         first.signal(SIGTERM)
-        #expect(await first.waitForExit(timeout: 5) == 0)
+        #expect(await first.waitForExit(timeout: 20) == 0)
 
         // The page that holds the schema survives; every page after the settings is scribbled over.
         let path = state.appendingPathComponent(PriceStore.fileName).path
@@ -132,7 +132,7 @@ struct DaemonSafetyTests {
         let moved = try FileManager.default.contentsOfDirectory(atPath: state.path).filter { $0.hasPrefix("energyclock.sqlite.corrupt-") }
         #expect(!moved.isEmpty)
         second.signal(SIGHUP)
-        #expect(await second.waitForExit(timeout: 5) == 0, "SIGHUP stops cleanly: \(second.log)")
+        #expect(await second.waitForExit(timeout: 20) == 0, "SIGHUP stops cleanly: \(second.log)")
         #expect(await live.wait(for: "energyclock/status") { $0 == "offline" } != nil)
         await live.stop()
     }
@@ -153,7 +153,7 @@ struct DaemonSafetyTests {
         #expect(process.log.utf8.count < 200_000, "\(process.log.utf8.count) bytes of log")
         #expect(lines.filter { $0.contains("settings update refused") }.count <= 3)
         process.signal(SIGTERM)
-        #expect(await process.waitForExit(timeout: 5) == 0)
+        #expect(await process.waitForExit(timeout: 20) == 0)
         await live.stop()
     }
 
@@ -168,8 +168,8 @@ struct DaemonSafetyTests {
         #expect(b.log.components(separatedBy: "connected to").count == 2, "\(b.log)")
         a.signal(SIGTERM)
         b.signal(SIGTERM)
-        _ = await a.waitForExit(timeout: 5)
-        _ = await b.waitForExit(timeout: 5)
+        _ = await a.waitForExit(timeout: 20)
+        _ = await b.waitForExit(timeout: 20)
 
         // With one id forced on both, they take the session from each other: one clear error, and backoff.
         let id = "clash-\(UUID().uuidString)"
@@ -185,8 +185,8 @@ struct DaemonSafetyTests {
         #expect(Double(connects) <= Date().timeIntervalSince(started) / 2 + 4, "\(connects) connects")
         c.signal(SIGTERM)
         d.signal(SIGTERM)
-        _ = await c.waitForExit(timeout: 5)
-        _ = await d.waitForExit(timeout: 5)
+        _ = await c.waitForExit(timeout: 20)
+        _ = await d.waitForExit(timeout: 20)
     }
 
     @Test func aHundredKillsDuringAStormNeverLoseAnAcknowledgedSetting() async throws {
@@ -231,7 +231,7 @@ struct DaemonSafetyTests {
         let published = await live.wait(for: "energyclock/settings") { (object($0)?["surcharge"] as? Double).map { $0 * 1e6 >= Double(lastAcknowledged) - 0.5 } == true }
         #expect(published != nil)
         last.signal(SIGTERM)
-        #expect(await last.waitForExit(timeout: 5) == 0)
+        #expect(await last.waitForExit(timeout: 20) == 0)
         await live.stop()
     }
 }

@@ -15,8 +15,9 @@ struct DiscoveryAndLEDTests {
         let options = PublisherOptions(discovery: HADiscovery(mode: .on, sources: Self.sources))
         let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: start), options: options)
         let ha = try await TopicRecorder(port: broker.port, filter: "homeassistant/#")
-        let configs = await ha.wait(count: 1, on: "homeassistant/sensor/energyclock/price/config")
-        #expect(configs.count == 1)
+        // The refresh button is announced last.
+        #expect(await ha.wait(count: 1, on: "homeassistant/button/energyclock/refresh/config").count == 1)
+        #expect(ha.all("homeassistant/sensor/energyclock/price/config").count == 1)
         let all = ha.messages.filter { $0.topic.hasSuffix("/config") }
         // The entities documented in the README, written out.
         let expected = ["sensor/energyclock/price", "sensor/energyclock/band", "sensor/energyclock/next_price", "sensor/energyclock/today_min",

@@ -44,7 +44,7 @@ struct OptionPromiseTests {
         #expect(result["ok"] as? Bool == true, "\(result)")
         #expect((result["settings"] as? [String: Any])?["custom_url"] as? String == "http://127.0.0.1:9/prices.json")
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 5) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0)
         await live.stop()
     }
 
@@ -64,7 +64,7 @@ struct OptionPromiseTests {
         }
         #expect(http.requests.contains { $0.contains(asked) }, "\(http.requests)")
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 5) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0)
     }
 
     @Test func nothingIsQueuedWhileDisconnectedAndLightsAreSetAgainAfterwards() async throws {

@@ -35,9 +35,9 @@ struct ProcessTests {
 
         let stopping = Date()
         daemon.signal(SIGTERM)
-        let status = await daemon.waitForExit(timeout: 5)
+        let status = await daemon.waitForExit(timeout: 20)
         #expect(status == 0, "\(daemon.log)")
-        #expect(Date().timeIntervalSince(stopping) < 2)
+        #expect(Date().timeIntervalSince(stopping) < 10, "far less than the hanging fetch or the broker outage would take")
         #expect(await live.wait(for: "home/ec/status") { $0 == "offline" } != nil)
         #expect(daemon.log.contains("received signal 15"))
 
@@ -47,7 +47,7 @@ struct ProcessTests {
         let settings = await live.wait(for: "home/ec/settings") { object($0)?["history_days"] as? Int == 3 }
         #expect(object(settings)?["color_mode"] as? String == "relative")
         again.signal(SIGINT)
-        #expect(await again.waitForExit(timeout: 5) == 0)
+        #expect(await again.waitForExit(timeout: 20) == 0)
         await live.stop()
     }
 
@@ -63,8 +63,8 @@ struct ProcessTests {
         while http.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
         let stopping = Date()
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 5) == 0, "\(daemon.log)")
-        #expect(Date().timeIntervalSince(stopping) < 2)
+        #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log)")
+        #expect(Date().timeIntervalSince(stopping) < 10, "far less than the hanging fetch or the broker outage would take")
         #expect(await live.wait(for: "energyclock/status") { $0 == "offline" } != nil)
         await live.stop()
     }
@@ -91,8 +91,8 @@ struct ProcessTests {
         }
         let stopping = Date()
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 5) == 0, "\(daemon.log)")
-        #expect(Date().timeIntervalSince(stopping) < 2)
+        #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log)")
+        #expect(Date().timeIntervalSince(stopping) < 10, "far less than the hanging fetch or the broker outage would take")
         // One line per outage, not one per retry.
         #expect(daemon.log.components(separatedBy: "no connection").count - 1 <= 3, "\(daemon.log)")
     }
@@ -110,7 +110,7 @@ struct ProcessTests {
         let refused = try ChildProcess(Self.binary, arguments, environment: environment(["ENERGYCLOCK_MQTT_PASSWORD": "wrong"]))
         while !refused.log.contains("refused the connection") { try await Task.sleep(for: .milliseconds(10)) }
         refused.signal(SIGTERM)
-        #expect(await refused.waitForExit(timeout: 5) == 0)
+        #expect(await refused.waitForExit(timeout: 20) == 0)
         #expect(refused.log.contains("Not authorized"), "\(refused.log)")
         #expect(!refused.log.contains("wrong"))
 
@@ -120,7 +120,7 @@ struct ProcessTests {
         let daemon = try ChildProcess(Self.binary, arguments + ["--mqtt-password-file", file], environment: environment([:]))
         while !daemon.log.contains("connected to") { try await Task.sleep(for: .milliseconds(10)) }
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 5) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0)
         #expect(!daemon.log.contains("s3cret"))
     }
 
@@ -133,7 +133,7 @@ struct ProcessTests {
         ], environment: environment([:]))
         #expect(await live.wait(for: "energyclock/status") { $0 == "online" } != nil)
         daemon.signal(SIGKILL)
-        _ = await daemon.waitForExit(timeout: 5)
+        _ = await daemon.waitForExit(timeout: 20)
         #expect(await live.wait(for: "energyclock/status", timeout: 10) { $0 == "offline" } != nil)
         await live.stop()
     }
