@@ -15,7 +15,7 @@ work="$(mktemp -d)"
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT
 
-port=$((20000 + RANDOM % 20000))
+port=$((10000 + RANDOM % 20000))
 mosquitto_passwd -c -b "$work/passwd" clock right >/dev/null
 chmod 755 "$work"
 chmod 644 "$work/passwd"

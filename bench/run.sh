@@ -27,7 +27,7 @@ memory() {
 # The broker's own Nagle setting decides whether a small answer waits for a delayed ACK,
 # so the round trip is measured against both a default and a tuned mosquitto.
 for tuning in "" "set_tcp_nodelay true"; do
-    port=$((20000 + RANDOM % 20000))
+    port=$((10000 + RANDOM % 20000))
     printf 'listener %s 127.0.0.1\nallow_anonymous true\n%s\n' "$port" "$tuning" >"$work/mosquitto.conf"
     mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
     broker=$!

@@ -5,20 +5,20 @@ import Synchronization
 /// The running daemon: the manager, the broker connection and the publisher between them.
 ///
 /// ``run()`` returns when cancelled; then ``shutdown()`` announces `offline` and releases everything.
-public final class EnergyClockService: Sendable {
+package final class EnergyClockService: Sendable {
     /// The core manager.
-    public let manager: PriceManager
+    package let manager: PriceManager
     /// The broker connection.
-    public let client: MQTTClient
+    package let client: MQTTClient
     /// The topic publisher.
-    public let publisher: MQTTPublisher
-    let router: SettingsRouter
+    package let publisher: MQTTPublisher
+    let router: CommandRouter
     let influx: InfluxWriter?
     let logger: Logger
     let replyRefusals = Mutex(LogThrottle())
 
     /// Wires `manager`'s output to `publisher` and `client`'s messages to `manager`.
-    public init(manager: PriceManager, client: MQTTClient, publisher: MQTTPublisher, router: SettingsRouter,
+    package init(manager: PriceManager, client: MQTTClient, publisher: MQTTPublisher, router: CommandRouter,
                 influx: InfluxWriter? = nil, logger: Logger = Logger(label: "service")) {
         self.manager = manager
         self.influx = influx
@@ -29,7 +29,7 @@ public final class EnergyClockService: Sendable {
     }
 
     /// Connects, then follows prices and the broker until the task is cancelled.
-    public func run() async throws {
+    package func run() async throws {
         client.start()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.manager.run() }
@@ -86,7 +86,7 @@ public final class EnergyClockService: Sendable {
     }
 
     /// Publishes `offline`, disconnects and closes the store.
-    public func shutdown() async {
+    package func shutdown() async {
         await publisher.goOffline()
         await client.stop()
         await manager.close()

@@ -1,9 +1,9 @@
 import EnergyClockCore
 
 /// Home Assistant MQTT discovery: one retained config per entity, all on one device.
-public struct HADiscovery: Sendable {
+package struct HADiscovery: Sendable {
     /// Publish configs, remove the entities with empty configs, or leave discovery alone.
-    public enum Mode: String, Sendable, CaseIterable {
+    package enum Mode: String, Sendable, CaseIterable {
         /// Publish every config.
         case on = "true"
         /// Publish nothing.
@@ -13,37 +13,37 @@ public struct HADiscovery: Sendable {
     }
 
     /// The discovery prefix, `homeassistant` by default.
-    public var prefix: String
+    package var prefix: String
     /// What to do.
-    public var mode: Mode
+    package var mode: Mode
     /// Source ids offered by the `source` select.
-    public var sources: [String]
+    package var sources: [String]
 
     /// Discovery under `prefix`.
-    public init(prefix: String = "homeassistant", mode: Mode = .on, sources: [String]) {
+    package init(prefix: String = "homeassistant", mode: Mode = .on, sources: [String]) {
         self.prefix = prefix
         self.mode = mode
         self.sources = sources
     }
 
     /// Where Home Assistant announces that it (re)started.
-    public var statusTopic: String { "\(prefix)/status" }
+    package var statusTopic: String { "\(prefix)/status" }
 
     /// One entity's config topic and payload.
-    public struct Config: Sendable, Equatable {
+    package struct Config: Sendable, Equatable {
         /// `<prefix>/<component>/<node_id>/<object_id>/config`.
-        public var topic: String
+        package var topic: String
         /// The JSON config.
-        public var payload: String
+        package var payload: String
     }
 
     /// The node id: the topic prefix with every character outside `[a-zA-Z0-9_-]` made `_`.
-    public static func nodeID(_ topics: TopicTree) -> String {
+    package static func nodeID(_ topics: TopicTree) -> String {
         String(topics.prefix.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
     }
 
     /// Every entity's config for `topics`; empty payloads in `remove` mode.
-    public func configs(_ topics: TopicTree) -> [Config] {
+    package func configs(_ topics: TopicTree) -> [Config] {
         guard mode != .off else { return [] }
         let node = Self.nodeID(topics)
         let none = "None" // Home Assistant's "unknown" for a rendered template.

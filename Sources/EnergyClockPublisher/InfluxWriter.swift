@@ -5,19 +5,19 @@ import Foundation
 ///
 /// Points wait in a bounded buffer; a failed write is retried with backoff, and when the buffer
 /// is full the oldest points are dropped. Nothing here ever waits on, or delays, MQTT.
-public actor InfluxWriter {
+package actor InfluxWriter {
     /// Where and how to write.
-    public struct Target: Sendable {
+    package struct Target: Sendable {
         /// The full write URL, e.g. `http://localhost:8086/write?db=energy` or
         /// `http://localhost:8086/api/v2/write?org=home&bucket=energy&precision=ns`.
-        public var url: URL
+        package var url: URL
         /// `Authorization` header value: `Token …` or `Basic …`; never logged.
-        public var authorization: String?
+        package var authorization: String?
         /// The secrets inside ``authorization`` and the URL, taken out of anything the server answers.
-        public var secrets: [String]
+        package var secrets: [String]
 
         /// A target at `url`; `secrets` are redacted from what the server answers.
-        public init(url: URL, authorization: String?, secrets: [String] = []) {
+        package init(url: URL, authorization: String?, secrets: [String] = []) {
             self.url = url
             self.authorization = authorization
             self.secrets = secrets + (authorization.map { [String($0.drop { $0 != " " }.dropFirst())] } ?? [])
@@ -33,7 +33,7 @@ public actor InfluxWriter {
     private var wake: CheckedContinuation<Void, Never>?
 
     /// A writer holding at most `capacity` unsent points.
-    public init(target: Target, http: HTTPClient = HTTPClient(timeout: 10), capacity: Int = 10_000, logger: Logger = Logger(label: "influx")) {
+    package init(target: Target, http: HTTPClient = HTTPClient(timeout: 10), capacity: Int = 10_000, logger: Logger = Logger(label: "influx")) {
         self.target = target
         self.http = http
         self.capacity = capacity
@@ -41,10 +41,10 @@ public actor InfluxWriter {
     }
 
     /// Points waiting to be written.
-    public var pending: Int { buffer.count }
+    package var pending: Int { buffer.count }
 
     /// Queues points; returns at once.
-    public func enqueue(_ lines: [String]) {
+    package func enqueue(_ lines: [String]) {
         buffer.append(contentsOf: lines)
         if buffer.count > capacity {
             dropped += buffer.count - capacity
@@ -55,7 +55,7 @@ public actor InfluxWriter {
     }
 
     /// Writes queued points until cancelled, backing off from 1 s to 60 s while the server fails.
-    public func run() async {
+    package func run() async {
         var delay = 1.0
         while !Task.isCancelled {
             if buffer.isEmpty {
@@ -90,7 +90,7 @@ public actor InfluxWriter {
         var headers = ["Content-Type: text/plain; charset=utf-8"]
         if let authorization = target.authorization { headers.append("Authorization: \(authorization)") }
         do {
-            let response = try await http.post(target.url, body: Array(lines.joined(separator: "\n").utf8), headers: headers, source: "influxdb")
+            let response = try await http.post(target.url, body: Array(lines.joined(separator: "\n").utf8), headers: headers)
             guard (200..<300).contains(response.status) else {
                 let detail = Quote.redacting(target.secrets, in: String(decoding: response.body.prefix(200), as: UTF8.self))
                 logger.warning("InfluxDB answered HTTP \(response.status): \(detail)")
@@ -100,7 +100,7 @@ public actor InfluxWriter {
             }
             return true
         } catch {
-            logger.warning("\(error)")
+            logger.warning("InfluxDB: \(error)")
             return false
         }
     }

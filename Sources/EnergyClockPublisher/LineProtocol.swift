@@ -2,15 +2,15 @@ import EnergyClockCore
 import Foundation
 
 /// InfluxDB line protocol: `measurement,tag=v field=1.5,n=3i 1717200000000000000`.
-public enum LineProtocol {
+package enum LineProtocol {
     /// Escapes a measurement name: commas and spaces.
-    public static func measurement(_ text: String) -> String { escape(text, [",", " "]) }
+    package static func measurement(_ text: String) -> String { escape(text, [",", " "]) }
 
     /// Escapes a tag key, tag value or field key: commas, `=` and spaces.
-    public static func key(_ text: String) -> String { escape(text, [",", "=", " "]) }
+    package static func key(_ text: String) -> String { escape(text, [",", "=", " "]) }
 
     /// A string field value: double-quoted, with `"` and `\` escaped.
-    public static func string(_ text: String) -> String { "\"" + escape(text, ["\"", "\\"]) + "\"" }
+    package static func string(_ text: String) -> String { "\"" + escape(text, ["\"", "\\"]) + "\"" }
 
     private static func escape(_ text: String, _ special: Set<Character>) -> String {
         var out = ""
@@ -25,7 +25,7 @@ public enum LineProtocol {
     }
 
     /// One point: `tags` and `fields` in the order given; fields are preformatted values.
-    public static func line(measurement name: String, tags: [(String, String)], fields: [(String, String)], time: Date) -> String {
+    package static func line(measurement name: String, tags: [(String, String)], fields: [(String, String)], time: Date) -> String {
         var line = measurement(name)
         for (k, v) in tags where !v.isEmpty { line += ",\(key(k))=\(key(v))" }
         line += " " + fields.map { "\(key($0.0))=\($0.1)" }.joined(separator: ",")
@@ -35,7 +35,7 @@ public enum LineProtocol {
 
     /// The point of the current slot: its prices, band and thresholds, stamped with the slot's start
     /// so that republishing the same slot overwrites rather than adds.
-    public static func currentPoint(_ snapshot: Snapshot) -> String? {
+    package static func currentPoint(_ snapshot: Snapshot) -> String? {
         guard let current = snapshot.current else { return nil }
         var fields = [("price", DecimalFormat.string(current.price)), ("market_price", DecimalFormat.string(current.slot.market))]
         if let t = snapshot.thresholds {

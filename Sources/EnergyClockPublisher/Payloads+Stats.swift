@@ -4,7 +4,7 @@ import Foundation
 extension Payloads {
     /// `{"count","min","max","mean","median","cheapest":{start,end,price},"most_expensive":{…},"rank","quantile"}`;
     /// `rank` and `quantile` describe `current` and are null without one. `{}` for a day without prices.
-    public static func stats(_ slots: [PricedSlot], current: PricedSlot?, _ calendar: LocalCalendar) -> String {
+    package static func stats(_ slots: [PricedSlot], current: PricedSlot?, _ calendar: LocalCalendar) -> String {
         guard let stats = DayStats.of(slots) else { return "{}" }
         var w = JSONWriter()
         w.beginObject()

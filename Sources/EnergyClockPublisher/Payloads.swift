@@ -2,19 +2,19 @@ import EnergyClockCore
 import Foundation
 
 /// A retained topic and its payload; an empty payload deletes the retained message.
-public struct RetainedMessage: Sendable, Equatable {
-    /// The topic.
-    public var topic: String
+package struct RetainedMessage: Sendable, Equatable {
+    /// Where it is published.
+    package var topic: String
     /// The payload text.
-    public var payload: String
+    package var payload: String
 }
 
 /// Renders a ``Snapshot`` into the retained topic tree.
-public enum Payloads {
+package enum Payloads {
     /// Every retained topic for `snapshot`, in a stable order, `status` excluded.
     ///
     /// `cheapestHours` lists the window lengths published under `cheapest/<N>h`.
-    public static func render(_ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int] = []) -> [RetainedMessage] {
+    package static func render(_ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int] = []) -> [RetainedMessage] {
         let calendar = snapshot.calendar
         var messages: [RetainedMessage] = []
         func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
@@ -50,7 +50,7 @@ public enum Payloads {
     }
 
     /// `{"mode","green_max","yellow_max","orange_max","unit","history_days","samples"}`.
-    public static func thresholds(_ snapshot: Snapshot) -> String {
+    package static func thresholds(_ snapshot: Snapshot) -> String {
         var w = JSONWriter()
         w.beginObject()
         w.field("mode", snapshot.settings.colorMode.rawValue)
@@ -65,7 +65,7 @@ public enum Payloads {
     }
 
     /// The `current` and `next` object.
-    public static func slotObject(_ slot: PricedSlot, _ snapshot: Snapshot) -> String {
+    package static func slotObject(_ slot: PricedSlot, _ snapshot: Snapshot) -> String {
         let calendar = snapshot.calendar
         var w = JSONWriter()
         w.beginObject()
@@ -84,7 +84,7 @@ public enum Payloads {
     }
 
     /// `[{start, end, price, band}, …]`.
-    public static func slotArray(_ slots: [PricedSlot], _ calendar: LocalCalendar) -> String {
+    package static func slotArray(_ slots: [PricedSlot], _ calendar: LocalCalendar) -> String {
         var w = JSONWriter()
         w.beginArray()
         for slot in slots {

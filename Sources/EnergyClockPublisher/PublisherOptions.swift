@@ -1,18 +1,18 @@
 /// What the publisher adds to the core topic tree.
-public struct PublisherOptions: Sendable {
+package struct PublisherOptions: Sendable {
     /// Window lengths in hours for `cheapest/<N>h`.
-    public var cheapestHours: [Int]
+    package var cheapestHours: [Int]
     /// Home Assistant discovery, or nil for none.
-    public var discovery: HADiscovery?
+    package var discovery: HADiscovery?
     /// Lights to drive directly.
-    public var leds: [LedTarget]
+    package var leds: [LEDTarget]
     /// Zigbee2MQTT's base topic.
-    public var z2mBaseTopic: String
+    package var z2mBaseTopic: String
     /// Where line protocol is also written over HTTP, or nil.
-    public var influx: InfluxWriter?
+    package var influx: InfluxWriter?
 
     /// Options with the defaults: windows of 1 to 4 hours, no discovery, no LEDs, no InfluxDB.
-    public init(cheapestHours: [Int] = [1, 2, 3, 4], discovery: HADiscovery? = nil, leds: [LedTarget] = [],
+    package init(cheapestHours: [Int] = [1, 2, 3, 4], discovery: HADiscovery? = nil, leds: [LEDTarget] = [],
                 z2mBaseTopic: String = "zigbee2mqtt", influx: InfluxWriter? = nil) {
         self.cheapestHours = cheapestHours
         self.discovery = discovery
@@ -22,7 +22,7 @@ public struct PublisherOptions: Sendable {
     }
 
     /// The topic Home Assistant announces restarts on, when discovery is on.
-    public var homeAssistantStatus: String? {
+    package var homeAssistantStatus: String? {
         discovery.flatMap { $0.mode == .on ? $0.statusTopic : nil }
     }
 }

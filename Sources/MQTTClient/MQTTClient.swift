@@ -5,7 +5,8 @@ import Synchronization
 /// An MQTT client over libmosquitto: connects in the background, reconnects by itself, and
 /// delivers connection changes and messages as an `AsyncStream`.
 ///
-/// Use ``withClient(_:_:)`` so the connection is always closed and the library's thread joined.
+/// ``start()`` begins; ``stop(timeout:)`` disconnects cleanly and joins the network thread, and
+/// must be called before the client is released.
 public final class MQTTClient: Sendable {
     /// Connection changes and received messages, in the order they happened.
     public let events: AsyncStream<MQTTEvent>
@@ -22,22 +23,6 @@ public final class MQTTClient: Sendable {
     private static let libraryReady: Void = {
         mosquitto_lib_init()
     }()
-
-    /// Runs `body` with a started client, then disconnects cleanly and releases it.
-    public static func withClient<R>(
-        _ options: MQTTOptions, _ body: (MQTTClient) async throws -> R
-    ) async throws -> R {
-        let client = try MQTTClient(options: options)
-        client.start()
-        do {
-            let result = try await body(client)
-            await client.stop()
-            return result
-        } catch {
-            await client.stop()
-            throw error
-        }
-    }
 
     /// Creates a configured client; call ``start()`` to connect and ``stop()`` before releasing it.
     public init(options: MQTTOptions) throws(MQTTError) {

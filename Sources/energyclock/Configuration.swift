@@ -19,7 +19,7 @@ struct Configuration {
     var source: String?
     var discoveryMode: HADiscovery.Mode
     var discoveryPrefix: String
-    var leds: [LedTarget]
+    var leds: [LEDTarget]
     var z2mBaseTopic: String
     var cheapestHours: [Int]
     var influx: InfluxWriter.Target?
@@ -116,7 +116,7 @@ struct Configuration {
             throw UsageError("\(options.origin("ha-discovery-prefix")) must be a topic without + or #")
         }
         leds = try options.all("led").map { text throws(UsageError) in
-            guard let led = LedTarget(text) else {
+            guard let led = LEDTarget(text) else {
                 throw UsageError("\(options.origin("led")): \"\(text)\" is not TYPE:TOPIC with TYPE wled, z2m, tasmota or json")
             }
             return led

@@ -68,7 +68,7 @@ enum Daemon {
             let options = config.publisherOptions(sources: catalog.ids, logger: config.logger("influx"))
             let publisher = MQTTPublisher(client: client, topics: config.topics, options: options, logger: config.logger("publisher"))
             let manager = try config.makeManager(directory: directory, output: publisher, logger: config.logger("manager"))
-            let router = SettingsRouter(topics: config.topics, sources: catalog.ids, allowRemoteURL: config.allowRemoteURL,
+            let router = CommandRouter(topics: config.topics, sources: catalog.ids, allowRemoteURL: config.allowRemoteURL,
                                         homeAssistantStatus: options.homeAssistantStatus,
                                         replies: ReplyPolicy(topics: config.topics, options: options))
             service = EnergyClockService(manager: manager, client: client, publisher: publisher, router: router,

@@ -1,5 +1,6 @@
 import EnergyClockCore
 import Foundation
+import Testing
 
 /// Europe/Amsterdam, the default zone.
 let amsterdam = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -24,4 +25,3 @@ func slots(from start: Date, count: Int, minutes: Int, price: (Int) -> Double) -
     }
 }
 
-import Testing

@@ -104,7 +104,7 @@ struct DiscoveryAndLEDTests {
 
     @Test func everyLEDFormatGetsItsExactPayload() async throws {
         let broker = try await TestBroker.start()
-        let leds = ["wled:wled/kitchen", "z2m:Desk lamp", "tasmota:bulb1", "json:home/light"].compactMap(LedTarget.init)
+        let leds = ["wled:wled/kitchen", "z2m:Desk lamp", "tasmota:bulb1", "json:home/light"].compactMap(LEDTarget.init)
         #expect(leds.count == 4)
         let options = PublisherOptions(leds: leds, z2mBaseTopic: "z2m")
         let spy = try await TopicRecorder(port: broker.port, filter: "#")

@@ -46,7 +46,7 @@ final class ServiceHarness: Sendable {
             store: try PriceStore(directory: stateDirectory), catalog: catalog, clock: clock, output: publisher,
             logger: logger, overrides: settings.isEmpty ? nil : SettingsPatch(settings), jitter: { 0 }
         )
-        let router = SettingsRouter(topics: topics, sources: catalog.ids, homeAssistantStatus: options.homeAssistantStatus,
+        let router = CommandRouter(topics: topics, sources: catalog.ids, homeAssistantStatus: options.homeAssistantStatus,
                                     replies: ReplyPolicy(topics: topics, options: options))
         let service = EnergyClockService(manager: manager, client: mqtt, publisher: publisher, router: router,
                                          influx: options.influx, logger: logger)

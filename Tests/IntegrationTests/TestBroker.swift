@@ -51,13 +51,17 @@ final class TestBroker: Sendable {
     }
 
     /// Ports are handed out in sequence from a random start, so parallel tests never race for one.
-    private static let nextPort = Mutex(Int.random(in: 20_000...40_000))
+    ///
+    /// They stay below Linux's ephemeral range (32768 and up): a client retrying a port in that
+    /// range while no broker listens can be handed that very port as its own and connect to itself,
+    /// and the broker started there later cannot bind it.
+    private static let nextPort = Mutex(Int.random(in: 10_000...25_000))
 
     /// The next port in the sequence that nothing listens on.
     static func freePort() throws -> Int {
         for _ in 0..<200 {
             let port = nextPort.withLock { p in
-                p += 1
+                p = p >= 32_000 ? 10_000 : p + 1
                 return p
             }
             if withLoopbackSocket(port: port, bind) { return port }
@@ -66,7 +70,9 @@ final class TestBroker: Sendable {
     }
 
     static func waitUntilListening(port: Int, process: ChildProcess) async -> Bool {
-        for _ in 0..<500 {
+        // A generous deadline: on a loaded machine mosquitto can take seconds to listen.
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
             guard process.isRunning else { return false }
             let connected = withLoopbackSocket(port: port, connect)
             // Make sure it is our broker that answers, not one that already held the port.

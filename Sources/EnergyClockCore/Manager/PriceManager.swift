@@ -246,26 +246,3 @@ public actor PriceManager {
         logger.info("loaded \(slots.count) cached slots of \(key)")
     }
 }
-
-/// Why a manager could not start.
-public enum ManagerError: Error, Sendable, CustomStringConvertible {
-    /// The store failed.
-    case store(StoreError)
-    /// A setting given on the command line fails validation.
-    case invalidOverride(SettingsError)
-
-    /// What happened and what to do.
-    public var description: String {
-        switch self {
-        case let .store(error): "\(error)"
-        case let .invalidOverride(error): "invalid setting on the command line: \(error)"
-        }
-    }
-}
-
-extension RefreshSchedule {
-    /// At start-up: fetch at once only when the cache lacks something.
-    mutating func requestFetchIfNeeded(_ need: Need) {
-        if need.any { requestFetch() }
-    }
-}

@@ -23,18 +23,18 @@ public struct RefreshSchedule: Sendable, Equatable {
     }
 
     /// What data is missing now.
-    public struct Need: Sendable, Equatable {
+    package struct Need: Sendable, Equatable {
         /// Today is not completely covered.
-        public var today: Bool
+        package var today: Bool
         /// Tomorrow is due (past the publication hour) but not completely covered.
-        public var tomorrow: Bool
+        package var tomorrow: Bool
         /// The prices come from the chosen source, not from a fallback.
-        public var chosenSource: Bool
+        package var chosenSource: Bool
         /// The last fetch failed, so the prices shown are stale until one succeeds.
-        public var stale: Bool
+        package var stale: Bool
 
         /// A need from its parts.
-        public init(today: Bool, tomorrow: Bool, chosenSource: Bool = true, stale: Bool = false) {
+        package init(today: Bool, tomorrow: Bool, chosenSource: Bool = true, stale: Bool = false) {
             self.today = today
             self.tomorrow = tomorrow
             self.chosenSource = chosenSource
@@ -42,11 +42,11 @@ public struct RefreshSchedule: Sendable, Equatable {
         }
 
         /// Whether a fetch is wanted: something missing, a return to the chosen source, or a retry.
-        public var any: Bool { today || tomorrow || !chosenSource || stale }
+        package var any: Bool { today || tomorrow || !chosenSource || stale }
     }
 
     /// The next step.
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// Fetch now.
         case fetch
         /// Sleep until this instant, then decide again.
@@ -54,21 +54,21 @@ public struct RefreshSchedule: Sendable, Equatable {
     }
 
     /// The rules in force.
-    public var policy: Policy
+    package var policy: Policy
     /// Failed fetches since the last success.
-    public private(set) var failures = 0
+    package private(set) var failures = 0
     /// No fetch for missing data before this instant.
-    public private(set) var notBefore: Date?
+    package private(set) var notBefore: Date?
     /// A fetch was asked for regardless of need (start-up, source switch, refresh button).
-    public private(set) var forced = false
+    package private(set) var forced = false
 
     /// A schedule with `policy`.
-    public init(policy: Policy = Policy()) {
+    package init(policy: Policy = Policy()) {
         self.policy = policy
     }
 
     /// What to do at `now`, given what is missing and when the next slot or day begins.
-    public func decide(now: Date, need: Need, nextEvent: Date) -> Decision {
+    package func decide(now: Date, need: Need, nextEvent: Date) -> Decision {
         if forced { return .fetch }
         if need.any {
             guard let notBefore, notBefore > now else { return .fetch }
@@ -78,13 +78,13 @@ public struct RefreshSchedule: Sendable, Equatable {
     }
 
     /// Asks for a fetch at the next decision, whatever is cached.
-    public mutating func requestFetch() {
+    package mutating func requestFetch() {
         forced = true
     }
 
     /// Records a successful fetch; if data is still missing, polls again after the poll interval.
     /// - Parameter jitter: a random number in −1…1.
-    public mutating func succeeded(at now: Date, stillNeeded: Bool, jitter: Double) {
+    package mutating func succeeded(at now: Date, stillNeeded: Bool, jitter: Double) {
         failures = 0
         forced = false
         notBefore = stillNeeded ? now.addingTimeInterval(spread(policy.pollInterval, jitter)) : nil
@@ -92,7 +92,7 @@ public struct RefreshSchedule: Sendable, Equatable {
 
     /// Records a failed fetch and backs off exponentially.
     /// - Parameter jitter: a random number in −1…1.
-    public mutating func failed(at now: Date, jitter: Double) {
+    package mutating func failed(at now: Date, jitter: Double) {
         failures += 1
         forced = false
         let delay = min(policy.retryBase * pow(2, Double(min(failures - 1, 30))), policy.retryMax)
@@ -101,5 +101,12 @@ public struct RefreshSchedule: Sendable, Equatable {
 
     private func spread(_ delay: TimeInterval, _ jitter: Double) -> TimeInterval {
         delay * (1 + policy.jitter * max(-1, min(1, jitter)))
+    }
+}
+
+extension RefreshSchedule {
+    /// At start-up: fetch at once only when the cache lacks something.
+    mutating func requestFetchIfNeeded(_ need: Need) {
+        if need.any { requestFetch() }
     }
 }

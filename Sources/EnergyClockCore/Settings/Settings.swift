@@ -91,7 +91,7 @@ public struct Settings: Sendable, Hashable {
     }
 
     /// Writes the settings object into `writer`.
-    public func write(to w: inout JSONWriter) {
+    package func write(to w: inout JSONWriter) {
         w.beginObject()
         for field in SettingsField.allCases { write(field, to: &w) }
         w.endObject()

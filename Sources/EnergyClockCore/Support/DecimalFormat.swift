@@ -1,10 +1,10 @@
 /// Plain decimal text for prices: at most six decimals, no exponent, no trailing zeros.
-public enum DecimalFormat {
+package enum DecimalFormat {
     /// `value` rounded half away from zero to `decimals` places, as ``string(_:decimals:)`` writes it.
     ///
     /// Prices and thresholds are compared after this rounding, so a band always agrees with the
     /// number a user reads on a topic.
-    public static func rounded(_ value: Double, decimals: Int = 6) -> Double {
+    package static func rounded(_ value: Double, decimals: Int = 6) -> Double {
         guard value.isFinite else { return value }
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
@@ -15,7 +15,7 @@ public enum DecimalFormat {
     }
 
     /// `value` rounded half away from zero to six decimals, e.g. `0.3` or `-0.012345`.
-    public static func string(_ value: Double, decimals: Int = 6) -> String {
+    package static func string(_ value: Double, decimals: Int = 6) -> String {
         precondition((0...9).contains(decimals))
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }

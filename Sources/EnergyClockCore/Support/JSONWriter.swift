@@ -1,13 +1,13 @@
 /// Builds compact JSON text with keys in the order written and numbers without float noise.
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
     private var text = ""
     private var needsComma: [Bool] = [false]
 
     /// An empty writer.
-    public init() {}
+    package init() {}
 
     /// The JSON written so far.
-    public var output: String { text }
+    package var output: String { text }
 
     private mutating func separate() {
         if needsComma[needsComma.count - 1] { text.append(",") }
@@ -15,7 +15,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes `"key":` inside an object.
-    public mutating func key(_ name: String) {
+    package mutating func key(_ name: String) {
         separate()
         text.append(Self.quoted(name))
         text.append(":")
@@ -23,13 +23,13 @@ public struct JSONWriter: Sendable {
     }
 
     /// Opens an object; close it with ``endObject()``.
-    public mutating func beginObject() { open("{") }
+    package mutating func beginObject() { open("{") }
     /// Closes the innermost object.
-    public mutating func endObject() { close("}") }
+    package mutating func endObject() { close("}") }
     /// Opens an array; close it with ``endArray()``.
-    public mutating func beginArray() { open("[") }
+    package mutating func beginArray() { open("[") }
     /// Closes the innermost array.
-    public mutating func endArray() { close("]") }
+    package mutating func endArray() { close("]") }
 
     private mutating func open(_ bracket: String) {
         separate()
@@ -43,46 +43,46 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a string value.
-    public mutating func string(_ value: String?) {
+    package mutating func string(_ value: String?) {
         separate()
         text.append(value.map(Self.quoted) ?? "null")
     }
 
     /// Writes a number rounded to at most six decimals (`null` when absent or not finite).
-    public mutating func number(_ value: Double?) {
+    package mutating func number(_ value: Double?) {
         separate()
         text.append(value.flatMap { $0.isFinite ? DecimalFormat.string($0) : nil } ?? "null")
     }
 
     /// Writes an integer.
-    public mutating func integer(_ value: Int?) {
+    package mutating func integer(_ value: Int?) {
         separate()
         text.append(value.map(String.init) ?? "null")
     }
 
     /// Writes already-encoded JSON as the next value.
-    public mutating func raw(_ json: String) {
+    package mutating func raw(_ json: String) {
         separate()
         text.append(json)
     }
 
     /// Writes `true` or `false`.
-    public mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separate()
         text.append(value ? "true" : "false")
     }
 
     /// Writes `key: value` for a string.
-    public mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
+    package mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
     /// Writes `key: value` for a number.
-    public mutating func field(_ name: String, _ value: Double?) { key(name); number(value) }
+    package mutating func field(_ name: String, _ value: Double?) { key(name); number(value) }
     /// Writes `key: value` for an integer.
-    public mutating func field(_ name: String, _ value: Int?) { key(name); integer(value) }
+    package mutating func field(_ name: String, _ value: Int?) { key(name); integer(value) }
     /// Writes `key: value` for a boolean.
-    public mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
+    package mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
 
     /// `value` as a JSON string literal.
-    public static func quoted(_ value: String) -> String {
+    package static func quoted(_ value: String) -> String {
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

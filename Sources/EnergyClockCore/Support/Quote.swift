@@ -5,13 +5,13 @@
 /// be copied into every refusal.
 import Foundation
 
-public enum Quote {
+package enum Quote {
     /// How many bytes of outside text are quoted at most.
-    public static let limit = 200
+    package static let limit = 200
 
     /// `text` with control characters escaped and, when longer than `limit` bytes, cut there and
     /// followed by `… (N bytes)`.
-    public static func clip(_ text: String, limit: Int = limit) -> String {
+    package static func clip(_ text: String, limit: Int = limit) -> String {
         guard text.utf8.count > limit else { return escapingControls(text) }
         var kept = ""
         var bytes = 0
@@ -25,7 +25,7 @@ public enum Quote {
 
     /// `text` with every control character (C0, DEL, C1, line and paragraph separators) written
     /// as an escape such as `\n` or `\u{1B}`.
-    public static func escapingControls(_ text: String) -> String {
+    package static func escapingControls(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         for scalar in text.unicodeScalars {
@@ -42,7 +42,7 @@ public enum Quote {
 
     /// `text` with every occurrence of each secret replaced by `[redacted]`, for text that a server
     /// wrote and may have echoed a token or password into.
-    public static func redacting(_ secrets: [String?], in text: String) -> String {
+    package static func redacting(_ secrets: [String?], in text: String) -> String {
         secrets.reduce(text) { result, secret in
             guard let secret, secret.count >= 4 else { return result }
             return result.replacingOccurrences(of: secret, with: "[redacted]")

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Fast, exact ISO 8601 for the forms price APIs use, without locale surprises.
-public enum ISO8601 {
+package enum ISO8601 {
     /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH[:MM])`; a time without a zone is rejected.
-    public static func parse(_ text: some StringProtocol) -> Date? {
+    package static func parse(_ text: some StringProtocol) -> Date? {
         let b = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int? {
             guard from + count <= b.count else { return nil }
@@ -65,15 +65,15 @@ public enum ISO8601 {
     }
 
     /// `instant` in `calendar`'s zone with its offset, e.g. `2026-10-25T02:00:00+01:00`.
-    public static func local(_ instant: Date, in calendar: LocalCalendar) -> String {
+    package static func local(_ instant: Date, in calendar: LocalCalendar) -> String {
         format(instant, offset: calendar.offset(at: instant))
     }
 
     /// `instant` in UTC, e.g. `2026-10-25T01:00:00Z`.
-    public static func utc(_ instant: Date) -> String { format(instant, offset: 0) }
+    package static func utc(_ instant: Date) -> String { format(instant, offset: 0) }
 
     /// `instant` in UTC as `YYYYMMDDTHHMMSSZ`, for file names.
-    public static func compactUTC(_ instant: Date) -> String {
+    package static func compactUTC(_ instant: Date) -> String {
         utc(instant).filter { $0 != "-" && $0 != ":" }
     }
 

@@ -1,7 +1,7 @@
 import EnergyClockCore
 
 /// A light that shows the current band's colour, driven over MQTT without Home Assistant.
-public enum LedTarget: Sendable, Equatable, CustomStringConvertible {
+package enum LEDTarget: Sendable, Equatable, CustomStringConvertible {
     /// WLED: `#RRGGBB` to `<topic>/col`, brightness to `<topic>`.
     case wled(String)
     /// Zigbee2MQTT: JSON to `<base>/<friendly name>/set`.
@@ -12,7 +12,7 @@ public enum LedTarget: Sendable, Equatable, CustomStringConvertible {
     case json(String)
 
     /// Parses `TYPE:TOPIC`, e.g. `wled:wled/kitchen` or `z2m:Desk lamp`.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let name = String(text[text.index(after: colon)...])
         guard !name.isEmpty, !name.contains("+"), !name.contains("#") else { return nil }
@@ -26,7 +26,7 @@ public enum LedTarget: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `TYPE:TOPIC`.
-    public var description: String {
+    package var description: String {
         switch self {
         case let .wled(t): "wled:\(t)"
         case let .z2m(t): "z2m:\(t)"
@@ -36,7 +36,7 @@ public enum LedTarget: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The commands that set this light to `band` in `color`, with `brightness` (0…255) when given.
-    public func messages(band: Band, color: RGBColor, brightness: Int?, z2mBase: String) -> [(topic: String, payload: String)] {
+    package func messages(band: Band, color: RGBColor, brightness: Int?, z2mBase: String) -> [(topic: String, payload: String)] {
         switch self {
         case let .wled(topic):
             return [("\(topic)/col", color.hex)] + (brightness.map { [(topic, String($0))] } ?? [])

@@ -2,7 +2,7 @@ import Foundation
 
 /// aWATTar's market data API for Germany-Luxembourg and Austria.
 public struct AwattarSource: PriceSource {
-    /// `awattar`.
+    /// The name it is chosen by in the `source` setting.
     public let id = "awattar"
     /// Requests span the day and the next.
     public var answersIncludeNextDay: Bool { true }
@@ -41,7 +41,7 @@ public struct AwattarSource: PriceSource {
         guard let url = url(for: day, zone: settings.zone, calendar: calendar) else {
             throw SourceError(source: id, problem: .malformed("no aWATTar API for zone \(settings.zone)"))
         }
-        let response = try await http.get(url, source: id)
+        let response = try await http.get(url, for: id)
         guard response.status == 200 else {
             throw SourceError(source: id, problem: .httpStatus(response.status, detail: ""))
         }

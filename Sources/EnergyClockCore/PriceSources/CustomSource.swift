@@ -7,7 +7,7 @@ import Foundation
 /// milliseconds, for numbers above 10^11). A missing `end` is the next `start`; the last slot
 /// lasts as long as the one before it. Slots may be 1 second to 1 day long.
 public struct CustomSource: PriceSource {
-    /// `custom`.
+    /// The name it is chosen by in the `source` setting.
     public let id = "custom"
     /// The whole list comes every time.
     public var answersIncludeNextDay: Bool { true }
@@ -36,7 +36,7 @@ public struct CustomSource: PriceSource {
         if scheme == "file" {
             body = try read(file: url.path)
         } else {
-            let response = try await http.get(url, source: id)
+            let response = try await http.get(url, for: id)
             guard response.status == 200 else { throw SourceError(source: id, problem: .httpStatus(response.status, detail: "")) }
             body = try response.body(ifTypeIs: { $0.hasSuffix("json") || $0 == "text/plain" }, source: id)
         }

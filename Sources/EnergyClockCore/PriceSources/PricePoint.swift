@@ -1,22 +1,4 @@
-/// A price unit a source may send, normalised to EUR/kWh.
-enum PriceUnit {
-    /// EUR/kWh.
-    case perKWh
-    /// EUR/MWh.
-    case perMWh
-
-    /// Reads `Eur/MWh`, `EUR / MWh`, `EUR/kWh` and the like; nil for anything else.
-    init?(_ text: String) {
-        switch text.lowercased().filter({ !$0.isWhitespace }) {
-        case "eur/kwh", "€/kwh": self = .perKWh
-        case "eur/mwh", "€/mwh": self = .perMWh
-        default: return nil
-        }
-    }
-
-    /// `value` in EUR/kWh.
-    func perKWh(_ value: Double) -> Double { self == .perMWh ? value / 1000 : value }
-}
+import Foundation
 
 /// A price with its start and, where the source says so, its end.
 struct PricePoint {
@@ -47,12 +29,6 @@ extension Array where Element == PricePoint {
             }
             slots.append(PriceSlot(start: point.start, end: end, market: point.price))
         }
-        do {
-            return try slots.validated()
-        } catch {
-            throw SourceError(source: source, problem: .invalidSlots(error))
-        }
+        return try slots.validated(from: source)
     }
 }
-
-import Foundation

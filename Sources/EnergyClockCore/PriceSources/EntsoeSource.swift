@@ -2,7 +2,7 @@ import Foundation
 
 /// ENTSO-E Transparency Platform day-ahead prices (document type A44), for every European zone.
 public struct EntsoeSource: PriceSource {
-    /// `entsoe`.
+    /// The name it is chosen by in the `source` setting.
     public let id = "entsoe"
     /// Requests span the day and the next.
     public var answersIncludeNextDay: Bool { true }
@@ -67,7 +67,7 @@ public struct EntsoeSource: PriceSource {
             throw SourceError(source: id, problem: .malformed("unknown zone \(settings.zone)"))
         }
         if let reason = unusableReason(for: settings) { throw SourceError(source: id, problem: .transport(reason)) }
-        let response = try await http.get(url(for: day, zone: zone, calendar: calendar), source: id)
+        let response = try await http.get(url(for: day, zone: zone, calendar: calendar), for: id)
         switch response.status {
         case 200, 400, 404:
             // "No data yet" comes as an Acknowledgement document, with 200 or 400 depending on the day.
@@ -106,11 +106,7 @@ public struct EntsoeSource: PriceSource {
             }
         }
         slots.sort { $0.start < $1.start }
-        do {
-            return try slots.validated()
-        } catch {
-            throw fail(.invalidSlots(error))
-        }
+        return try slots.validated(from: "entsoe")
     }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// Energy-Charts (Fraunhofer ISE) day-ahead prices per bidding zone.
 public struct EnergyChartsSource: PriceSource {
-    /// `energycharts`.
+    /// The name it is chosen by in the `source` setting.
     public let id = "energycharts"
     /// Requests span the day and the next.
     public var answersIncludeNextDay: Bool { true }
@@ -33,7 +33,7 @@ public struct EnergyChartsSource: PriceSource {
 
     /// Fetches `day` and, when published, the day after; 404 means not published yet.
     public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
-        let response = try await http.get(url(for: day, zone: settings.zone), source: id)
+        let response = try await http.get(url(for: day, zone: settings.zone), for: id)
         switch response.status {
         case 200: break
         case 404: return []
@@ -73,13 +73,9 @@ public struct EnergyChartsSource: PriceSource {
             case .null: continue // No price for this slot; leave it out.
             default: throw fail(.malformed("price[\(index)] is not a number"))
             }
-            // A slot ends where the next time begins, even when that next price is missing.
-            var end: Date?
-            if index + 1 < starts.count {
-                end = starts[index + 1]
-            } else if index > 0 {
-                end = starts[index].addingTimeInterval(starts[index].timeIntervalSince(starts[index - 1]))
-            }
+            // A slot ends where the next time begins, even when that next price is missing; the
+            // last one lasts as long as the slot before it.
+            let end: Date? = index + 1 < starts.count ? starts[index + 1] : nil
             points.append(PricePoint(start: starts[index], end: end, price: unit.perKWh(value)))
         }
         return try points.slots(source: "energycharts")

@@ -2,7 +2,7 @@ import Foundation
 
 /// EnergyZero's public REST API (Dutch market prices, quarter-hour and hourly).
 public struct EnergyZeroSource: PriceSource {
-    /// `energyzero`.
+    /// The name it is chosen by in the `source` setting.
     public let id = "energyzero"
     /// Answers have held the day before and after too, but that is not promised; tomorrow is asked for itself.
     public var answersIncludeNextDay: Bool { false }
@@ -36,7 +36,7 @@ public struct EnergyZeroSource: PriceSource {
 
     /// Fetches the three local days the API returns around `day`.
     public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
-        let response = try await http.get(url(for: day), source: id)
+        let response = try await http.get(url(for: day), for: id)
         switch response.status {
         case 200:
             break
@@ -84,10 +84,6 @@ public struct EnergyZeroSource: PriceSource {
             guard let price else { throw fail(.malformed("base[\(index)].price.value is not a number")) }
             slots.append(PriceSlot(start: start, end: end, market: price))
         }
-        do {
-            return try slots.validated()
-        } catch {
-            throw fail(.invalidSlots(error))
-        }
+        return try slots.validated(from: "energyzero")
     }
 }

@@ -2,9 +2,9 @@ import EnergyClockCore
 import MQTTClient
 
 /// Turns messages on the topics energyclock listens to into commands.
-public struct SettingsRouter: Sendable {
+package struct CommandRouter: Sendable {
     /// What a message asks for.
-    public enum Command: Sendable {
+    package enum Command: Sendable {
         /// A settings change.
         case settings(SettingsRequest)
         /// Fetch prices now.
@@ -14,18 +14,18 @@ public struct SettingsRouter: Sendable {
     }
 
     /// The topic tree in use.
-    public var topics: TopicTree
+    package var topics: TopicTree
     /// Source ids users may choose.
-    public var sources: [String]
+    package var sources: [String]
     /// Whether `custom_url` may be changed over MQTT (`--allow-remote-url`).
-    public var allowRemoteURL: Bool
+    package var allowRemoteURL: Bool
     /// Home Assistant's status topic, when discovery is on.
-    public var homeAssistantStatus: String?
+    package var homeAssistantStatus: String?
     /// Where answers to MQTT 5 requests may go.
-    public var replies: ReplyPolicy
+    package var replies: ReplyPolicy
 
     /// A router for `topics` accepting `sources`; answers go only where `replies` allows.
-    public init(topics: TopicTree, sources: [String], allowRemoteURL: Bool = false, homeAssistantStatus: String? = nil,
+    package init(topics: TopicTree, sources: [String], allowRemoteURL: Bool = false, homeAssistantStatus: String? = nil,
                 replies: ReplyPolicy? = nil) {
         self.topics = topics
         self.sources = sources
@@ -35,7 +35,7 @@ public struct SettingsRouter: Sendable {
     }
 
     /// The command `message` carries, or nil when it carries none.
-    public func command(from message: MQTTMessage) -> Command? {
+    package func command(from message: MQTTMessage) -> Command? {
         if message.topic == topics.refresh, !message.retain { return .refresh }
         if message.topic == homeAssistantStatus { return message.text == "online" ? .homeAssistantOnline : nil }
         return request(from: message).map(Command.settings)
@@ -44,7 +44,7 @@ public struct SettingsRouter: Sendable {
     /// The request `message` carries, or nil when it is not a settings command.
     ///
     /// An empty retained message is how a retained message is deleted, not a command: it is ignored.
-    public func request(from message: MQTTMessage) -> SettingsRequest? {
+    package func request(from message: MQTTMessage) -> SettingsRequest? {
         guard let command = topics.settingsCommand(message.topic) else { return nil }
         if message.retain, message.payload.isEmpty { return nil }
         let reply = message.responseTopic.flatMap { address in

@@ -60,3 +60,14 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         return "\(source): \(what)"
     }
 }
+
+extension Array where Element == PriceSlot {
+    /// These slots checked by ``validated()``, with a failure reported as `source`'s invalid prices.
+    func validated(from source: String) throws(SourceError) -> [PriceSlot] {
+        do {
+            return try validated()
+        } catch {
+            throw SourceError(source: source, problem: .invalidSlots(error))
+        }
+    }
+}

@@ -11,19 +11,10 @@ public struct HTTPResponse: Sendable {
     /// The body.
     public var body: [UInt8]
 
-    /// Returns the body when the server named no media type or one that `accepts` takes.
-    public func body(ifTypeIs accepts: (String) -> Bool, source: String) throws(SourceError) -> [UInt8] {
-        guard contentType.isEmpty || accepts(contentType) else { throw SourceError(source: source, problem: .contentType(contentType)) }
-        return body
-    }
-
-    /// Returns the body when it is JSON (or its media type is not named).
-    public func jsonBody(source: String) throws(SourceError) -> [UInt8] {
-        try body(ifTypeIs: { $0.hasSuffix("json") }, source: source)
-    }
 }
 
-/// GET requests over libcurl with a total time-out and a body size limit, for the price sources.
+/// HTTP requests over libcurl with a total time-out and a body size limit, for the price sources
+/// and InfluxDB.
 ///
 /// Each request runs on its own thread, never on a Swift concurrency thread, and a cancelled
 /// task aborts its transfer within a second.
@@ -43,25 +34,23 @@ public struct HTTPClient: Sendable {
         self.maxBodyBytes = maxBodyBytes
     }
 
-    /// Fetches `url`; errors name `source` and never include the URL, whose query may hold a token.
-    public func get(_ url: URL, source: String) async throws(SourceError) -> HTTPResponse {
-        try await send(url, body: nil, headers: ["Accept: application/json, application/xml;q=0.9, */*;q=0.5"], source: source)
+    /// Fetches `url`; errors never include the URL, whose query may hold a token.
+    package func get(_ url: URL) async throws(HTTPError) -> HTTPResponse {
+        try await send(url, body: nil, headers: ["Accept: application/json, application/xml;q=0.9, */*;q=0.5"])
     }
 
-    /// POSTs `body` to `url` with extra `headers` (`Name: value`); errors name `source`.
-    public func post(_ url: URL, body: [UInt8], headers: [String], source: String) async throws(SourceError) -> HTTPResponse {
-        try await send(url, body: body, headers: headers, source: source)
+    /// POSTs `body` to `url` with extra `headers` (`Name: value`).
+    package func post(_ url: URL, body: [UInt8], headers: [String]) async throws(HTTPError) -> HTTPResponse {
+        try await send(url, body: body, headers: headers)
     }
 
-    private func send(_ url: URL, body: [UInt8]?, headers: [String], source: String) async throws(SourceError) -> HTTPResponse {
+    private func send(_ url: URL, body: [UInt8]?, headers: [String]) async throws(HTTPError) -> HTTPResponse {
         _ = Self.globalInit
         let transfer = Transfer(limit: maxBodyBytes, upload: body, headers: headers)
-        let result: Result<HTTPResponse, SourceError> = await withTaskCancellationHandler {
+        let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let thread = Thread { [self] in
-                    continuation.resume(returning: perform(url, transfer).mapError { SourceError(source: source, problem: $0.problem) })
-                }
-                thread.name = "http-\(source)"
+                let thread = Thread { [self] in continuation.resume(returning: perform(url, transfer)) }
+                thread.name = "http"
                 thread.start()
             }
         } onCancel: {
@@ -71,8 +60,8 @@ public struct HTTPClient: Sendable {
     }
 
     /// The blocking transfer; runs on its own thread.
-    private func perform(_ url: URL, _ transfer: Transfer) -> Result<HTTPResponse, Failure> {
-        guard let curl = curl_easy_init() else { return .failure(Failure(problem: .transport("could not start a transfer"))) }
+    private func perform(_ url: URL, _ transfer: Transfer) -> Result<HTTPResponse, HTTPError> {
+        guard let curl = curl_easy_init() else { return .failure(.transport("could not start a transfer")) }
         defer { curl_easy_cleanup(curl) }
         var headers: UnsafeMutablePointer<curl_slist>?
         for header in transfer.headers { headers = curl_slist_append(headers, header) }
@@ -129,23 +118,18 @@ public struct HTTPClient: Sendable {
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             return .success(HTTPResponse(status: status, contentType: contentType, body: transfer.body))
         case CURLE_WRITE_ERROR where transfer.tooLarge, CURLE_FILESIZE_EXCEEDED:
-            return .failure(Failure(problem: .tooLarge(limit: maxBodyBytes)))
+            return .failure(.tooLarge(limit: maxBodyBytes))
         case CURLE_OPERATION_TIMEDOUT:
-            return .failure(Failure(problem: .timeout(seconds: timeout)))
+            return .failure(.timeout(seconds: timeout))
         case CURLE_ABORTED_BY_CALLBACK:
-            return .failure(Failure(problem: .transport("cancelled")))
+            return .failure(.cancelled)
         case CURLE_COULDNT_CONNECT:
-            return .failure(Failure(problem: .transport("connection refused")))
+            return .failure(.transport("connection refused"))
         case CURLE_COULDNT_RESOLVE_HOST:
-            return .failure(Failure(problem: .transport("host not found")))
+            return .failure(.transport("host not found"))
         default:
-            return .failure(Failure(problem: .transport(String(cString: curl_easy_strerror(code)))))
+            return .failure(.transport(String(cString: curl_easy_strerror(code))))
         }
-    }
-
-    /// A problem before the source is attached to it.
-    private struct Failure: Error {
-        let problem: SourceError.Problem
     }
 
     /// State shared with libcurl's callbacks for one transfer.

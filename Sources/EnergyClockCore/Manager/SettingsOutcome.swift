@@ -1,0 +1,24 @@
+/// The answer to one settings request.
+public struct SettingsOutcome: Sendable {
+    /// The effective settings after the change, or why the request was refused.
+    public var result: Result<Settings, SettingsError>
+    /// Where the requester wants the answer.
+    public var reply: ReplyRoute?
+
+    /// The outcome as `{"ok":true,"settings":{…}}` or `{"ok":false,"error":"…"}`.
+    public var json: String {
+        var w = JSONWriter()
+        w.beginObject()
+        switch result {
+        case let .success(settings):
+            w.field("ok", true)
+            w.key("settings")
+            settings.write(to: &w)
+        case let .failure(error):
+            w.field("ok", false)
+            w.field("error", error.description)
+        }
+        w.endObject()
+        return w.output
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+extension HTTPClient {
+    /// Fetches `url` for the price source `source`; a failure is that source's failed fetch.
+    func get(_ url: URL, for source: String) async throws(SourceError) -> HTTPResponse {
+        do {
+            return try await get(url)
+        } catch {
+            let problem: SourceError.Problem = switch error {
+            case let .timeout(seconds): .timeout(seconds: seconds)
+            case let .transport(reason): .transport(reason)
+            case let .tooLarge(limit): .tooLarge(limit: limit)
+            case .cancelled: .transport("cancelled")
+            }
+            throw SourceError(source: source, problem: problem)
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// The body when the server named no media type or one that `accepts` takes.
+    func body(ifTypeIs accepts: (String) -> Bool, source: String) throws(SourceError) -> [UInt8] {
+        guard contentType.isEmpty || accepts(contentType) else { throw SourceError(source: source, problem: .contentType(contentType)) }
+        return body
+    }
+
+    /// The body when it is JSON (or its media type is not named).
+    func jsonBody(source: String) throws(SourceError) -> [UInt8] {
+        try body(ifTypeIs: { $0.hasSuffix("json") }, source: source)
+    }
+}

@@ -1,0 +1,33 @@
+import EnergyClockCore
+
+/// The retained topic tree: what a snapshot looks like on the broker, and what the broker already
+/// holds, so that only changed topics go out.
+struct RetainedTopics {
+    let topics: TopicTree
+    let cheapestHours: [Int]
+    /// The payload the broker holds per topic, as far as this connection knows.
+    private var held: [String: String] = [:]
+
+    init(topics: TopicTree, cheapestHours: [Int]) {
+        self.topics = topics
+        self.cheapestHours = cheapestHours
+    }
+
+    /// The topics of `snapshot` whose payload differs from what the broker holds.
+    func changes(for snapshot: Snapshot) -> [OutgoingMessage] {
+        Payloads.render(snapshot, topics: topics, cheapestHours: cheapestHours)
+            .filter { held[$0.topic] != $0.payload }
+            .map { OutgoingMessage($0.topic, $0.payload, retain: true) }
+    }
+
+    /// Every retained topic this configuration publishes, `status` included.
+    func owned(for snapshot: Snapshot) -> Set<String> {
+        Set(Payloads.render(snapshot, topics: topics, cheapestHours: cheapestHours).map(\.topic) + [topics.status])
+    }
+
+    /// Notes that the broker now holds `message`.
+    mutating func sent(_ message: OutgoingMessage) { held[message.topic] = message.payload }
+
+    /// Forgets what the broker holds, so that everything goes out again (after a reconnect).
+    mutating func forget() { held.removeAll() }
+}
