@@ -4,7 +4,8 @@ import Synchronization
 
 /// The running daemon: the manager, the broker connection and the publisher between them.
 ///
-/// ``run()`` returns when cancelled; then ``shutdown()`` announces `offline` and releases everything.
+/// ``run()`` owns the whole life: it connects, follows prices and the broker until its task is
+/// cancelled, and then announces `offline`, disconnects and closes the store before it returns.
 package final class EnergyClockService: Sendable {
     /// The core manager.
     package let manager: PriceManager
@@ -28,16 +29,25 @@ package final class EnergyClockService: Sendable {
         self.logger = logger
     }
 
-    /// Connects, then follows prices and the broker until the task is cancelled.
+    /// Connects, then follows prices and the broker until the task is cancelled or a part fails;
+    /// shuts down cleanly either way, and rethrows a failure other than the cancellation.
     package func run() async throws {
         client.start()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await self.manager.run() }
-            group.addTask { await self.followBroker() }
-            if let influx = self.influx { group.addTask { await influx.run() } }
-            defer { group.cancelAll() }
-            try await group.next()
+        var failure: (any Error)?
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await self.manager.run() }
+                group.addTask { await self.followBroker() }
+                if let influx = self.influx { group.addTask { await influx.run() } }
+                defer { group.cancelAll() }
+                try await group.next()
+            }
+        } catch is CancellationError {
+        } catch {
+            failure = error
         }
+        await shutdown()
+        if let failure { throw failure }
     }
 
     /// Handles connection changes and settings commands, in arrival order.
@@ -86,7 +96,7 @@ package final class EnergyClockService: Sendable {
     }
 
     /// Publishes `offline`, disconnects and closes the store.
-    package func shutdown() async {
+    private func shutdown() async {
         await publisher.goOffline()
         await client.stop()
         await manager.close()

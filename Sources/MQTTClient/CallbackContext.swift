@@ -13,7 +13,14 @@ final class CallbackContext: Sendable {
     /// The first error libmosquitto logged since the last ``explain(_:)`` (TLS failures are only explained there).
     let lastLibraryError = Mutex<String?>(nil)
     let stopping = Atomic<Bool>(false)
-    let acknowledged = Mutex<Set<Int32>>([])
+    /// Message ids acknowledged lately, and who waits for which; see ``MQTTClient/waitForAcknowledgement(of:timeout:)``.
+    let acknowledgements = Mutex(Acknowledgements())
+
+    /// Acknowledged message ids (the latest few thousand) and the tasks waiting for one.
+    struct Acknowledgements {
+        var received: Set<Int32> = []
+        var waiters: [Int32: CheckedContinuation<Bool, Never>] = [:]
+    }
     let loopFinished = DispatchSemaphore(value: 0)
     /// The network thread ended after ``MQTTClient/stop(timeout:)``.
     let loopEnded = Atomic<Bool>(false)
@@ -113,10 +120,12 @@ final class CallbackContext: Sendable {
             if reasonCode >= 0x80 {
                 context.continuation.yield(.publishRefused(messageID: mid, reason: String(cString: mosquitto_reason_string(reasonCode))))
             }
-            context.acknowledged.withLock { acked in
-                if acked.count > 4096 { acked.removeAll() }
-                acked.insert(mid)
+            let waiter = context.acknowledgements.withLock { state in
+                if state.received.count > 4096 { state.received.removeAll() }
+                state.received.insert(mid)
+                return state.waiters.removeValue(forKey: mid)
             }
+            waiter?.resume(returning: true)
         }
         mosquitto_message_v5_callback_set(mosq) { _, user, message, properties in
             // The message and its properties are freed when this returns: copy everything now.

@@ -159,13 +159,22 @@ public final class MQTTClient: Sendable {
     }
 
     /// Waits until the broker acknowledged the QoS 1 message `mid`, or `timeout` seconds passed.
+    ///
+    /// It does not poll, and a cancelled task still waits: a shutdown publishes `offline` from a
+    /// cancelled task and must know whether the broker took it.
     public func waitForAcknowledgement(of mid: Int32, timeout: Double) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int64(timeout * 1000))
-        while ContinuousClock.now < deadline {
-            if context.acknowledged.withLock({ $0.contains(mid) }) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
+        let context = context
+        return await withCheckedContinuation { continuation in
+            let known = context.acknowledgements.withLock { state in
+                if state.received.contains(mid) { return true }
+                state.waiters[mid] = continuation
+                return false
+            }
+            if known { return continuation.resume(returning: true) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
+                context.acknowledgements.withLock { $0.waiters.removeValue(forKey: mid) }?.resume(returning: false)
+            }
         }
-        return false
     }
 
     /// Disconnects cleanly (the broker does not send the will) and ends the network thread.

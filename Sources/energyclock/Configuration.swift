@@ -272,13 +272,22 @@ struct Configuration {
         )
     }
 
-    /// What the publisher adds: discovery, LEDs, windows and InfluxDB.
-    func publisherOptions(sources: [String], logger: Logger) -> PublisherOptions {
-        PublisherOptions(
-            cheapestHours: cheapestHours,
-            discovery: HADiscovery(prefix: discoveryPrefix, mode: discoveryMode, sources: sources),
-            leds: leds, z2mBaseTopic: z2mBaseTopic,
-            influx: influx.map { InfluxWriter(target: $0, logger: logger) }
+    /// Everything the daemon's service is built from, with the store in `directory`.
+    func serviceParts(directory: StateDirectory) -> EnergyClockService.Parts {
+        let catalog = catalog
+        var parts = EnergyClockService.Parts(
+            mqtt: mqtt, topics: topics, catalog: catalog, manager: .init(calendar: calendar, policy: policy),
+            stateDirectory: directory, clock: SystemClock(),
+            publisher: PublisherOptions(
+                cheapestHours: cheapestHours,
+                discovery: HADiscovery(prefix: discoveryPrefix, mode: discoveryMode, sources: catalog.ids),
+                leds: leds, z2mBaseTopic: z2mBaseTopic,
+                influx: influx.map { InfluxWriter(target: $0, logger: logger("influx")) }
+            )
         )
+        parts.allowRemoteURL = allowRemoteURL
+        parts.overrides = overrides
+        parts.logLevel = logLevel
+        return parts
     }
 }

@@ -63,16 +63,7 @@ enum Daemon {
         do {
             let directory = try StateDirectory(path: config.stateDirectory.path)
             lock = try StateLock(directory)
-            let client = try MQTTClient(options: config.mqtt)
-            let catalog = config.catalog
-            let options = config.publisherOptions(sources: catalog.ids, logger: config.logger("influx"))
-            let publisher = MQTTPublisher(client: client, topics: config.topics, options: options, logger: config.logger("publisher"))
-            let manager = try config.makeManager(directory: directory, output: publisher, logger: config.logger("manager"))
-            let router = CommandRouter(topics: config.topics, sources: catalog.ids, allowRemoteURL: config.allowRemoteURL,
-                                        homeAssistantStatus: options.homeAssistantStatus,
-                                        replies: ReplyPolicy(topics: config.topics, options: options))
-            service = EnergyClockService(manager: manager, client: client, publisher: publisher, router: router,
-                                         influx: options.influx, logger: config.logger("service"))
+            service = try EnergyClockService(config.serviceParts(directory: directory))
         } catch {
             logger.error("\(error)")
             return ExitStatus.forStart(error)
@@ -91,12 +82,11 @@ enum Daemon {
             }
         }
         var status: Int32 = 0
-        if case let .failure(error) = await running.result, !(error is CancellationError) {
+        if case let .failure(error) = await running.result {
             logger.error("\(error)")
-            status = 1
+            status = ExitStatus.failure
         }
         stopper.cancel()
-        await service.shutdown()
         withExtendedLifetime(lock) {}
         return status
     }

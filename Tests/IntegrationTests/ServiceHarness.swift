@@ -19,7 +19,7 @@ final class ServiceHarness: Sendable {
     init(
         broker: TestBroker, http: TestHTTPServer, clock: ManualClock, stateDirectory: URL = temporaryDirectory(),
         prefix: String = "energyclock", version: MQTTVersion = .v5, settings: [SettingsField: SettingValue] = [:],
-        fetchTimeout: Double = 30, options: PublisherOptions = PublisherOptions()
+        fetchTimeout: Double = 30, options: PublisherOptions = PublisherOptions(), allowRemoteURL: Bool = false
     ) throws {
         self.broker = broker
         self.http = http
@@ -34,22 +34,19 @@ final class ServiceHarness: Sendable {
             EnergyChartsSource(baseURL: http.baseURL, http: client),
             CustomSource(http: client),
         ])
-        let mqtt = try MQTTClient(options: MQTTOptions(
+        let mqtt = MQTTOptions(
             host: "127.0.0.1", port: broker.port, clientID: "energyclock-test-\(UUID().uuidString)", version: version,
             will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)), reconnectDelay: (1, 2)
-        ))
-        let level = ProcessInfo.processInfo.environment["ENERGYCLOCK_TEST_LOG"].flatMap(LogLevel.init(rawValue:)) ?? .error
-        let logger = Logger(label: "test-\(prefix)", level: level)
-        let publisher = MQTTPublisher(client: mqtt, topics: topics, options: options, logger: logger)
-        let manager = try PriceManager(
-            configuration: .init(calendar: LocalCalendar(identifier: "Europe/Amsterdam")!),
-            store: try PriceStore(directory: stateDirectory), catalog: catalog, clock: clock, output: publisher,
-            logger: logger, overrides: settings.isEmpty ? nil : SettingsPatch(settings), jitter: { 0 }
         )
-        let router = CommandRouter(topics: topics, sources: catalog.ids, homeAssistantStatus: options.homeAssistantStatus,
-                                    replies: ReplyPolicy(topics: topics, options: options))
-        let service = EnergyClockService(manager: manager, client: mqtt, publisher: publisher, router: router,
-                                         influx: options.influx, logger: logger)
+        var parts = EnergyClockService.Parts(
+            mqtt: mqtt, topics: topics, catalog: catalog, manager: .init(calendar: LocalCalendar(identifier: "Europe/Amsterdam")!),
+            stateDirectory: try StateDirectory(path: stateDirectory.path), clock: clock, publisher: options
+        )
+        parts.overrides = settings.isEmpty ? nil : SettingsPatch(settings)
+        parts.logLevel = ProcessInfo.processInfo.environment["ENERGYCLOCK_TEST_LOG"].flatMap(LogLevel.init(rawValue:)) ?? .error
+        parts.jitter = { 0 }
+        parts.allowRemoteURL = allowRemoteURL
+        let service = try EnergyClockService(parts)
         self.service = service
         running = Task { try await service.run() }
     }
@@ -66,11 +63,10 @@ final class ServiceHarness: Sendable {
         return condition()
     }
 
-    /// Cancels the service and shuts it down as SIGTERM would.
+    /// Cancels the service, which shuts down as on SIGTERM.
     func stop() async {
         running.cancel()
         _ = await running.result
-        await service.shutdown()
     }
 }
 

@@ -1,0 +1,61 @@
+import EnergyClockCore
+import Foundation
+import MQTTClient
+
+extension EnergyClockService {
+    /// Everything a service is built from; the daemon fills it from its options, tests from their
+    /// loopback servers and test clock.
+    package struct Parts: Sendable {
+        /// How to reach the broker.
+        package var mqtt: MQTTOptions
+        /// The topic tree.
+        package var topics: TopicTree
+        /// The price sources.
+        package var catalog: SourceCatalog
+        /// The zone that defines today, and the fetch timing.
+        package var manager: PriceManager.Configuration
+        /// Where the store lives.
+        package var stateDirectory: StateDirectory
+        /// Time; the system clock, or a test clock.
+        package var clock: any WallClock
+        /// Discovery, lights, windows and InfluxDB.
+        package var publisher: PublisherOptions
+        /// Whether `custom_url` may be changed over MQTT.
+        package var allowRemoteURL = false
+        /// Settings from the command line, applied over the saved ones at start.
+        package var overrides: SettingsPatch?
+        /// The lowest level logged.
+        package var logLevel: LogLevel = .info
+        /// The spread of every fetch delay, from −1 to 1.
+        package var jitter: @Sendable () -> Double = { Double.random(in: -1...1) }
+
+        /// Parts with the defaults for the rest.
+        package init(mqtt: MQTTOptions, topics: TopicTree, catalog: SourceCatalog, manager: PriceManager.Configuration,
+                     stateDirectory: StateDirectory, clock: any WallClock, publisher: PublisherOptions) {
+            self.mqtt = mqtt
+            self.topics = topics
+            self.catalog = catalog
+            self.manager = manager
+            self.stateDirectory = stateDirectory
+            self.clock = clock
+            self.publisher = publisher
+        }
+    }
+
+    /// A service wired from `parts`: the manager's output goes to the publisher, the broker's
+    /// messages to the manager through the command router.
+    package convenience init(_ parts: Parts) throws {
+        func logger(_ label: String) -> Logger { Logger(label: label, level: parts.logLevel) }
+        let client = try MQTTClient(options: parts.mqtt)
+        let publisher = MQTTPublisher(client: client, topics: parts.topics, options: parts.publisher, logger: logger("publisher"))
+        let manager = try PriceManager(
+            configuration: parts.manager, store: try PriceStore(directory: parts.stateDirectory), catalog: parts.catalog,
+            clock: parts.clock, output: publisher, logger: logger("manager"), overrides: parts.overrides, jitter: parts.jitter
+        )
+        let router = CommandRouter(topics: parts.topics, sources: parts.catalog.ids, allowRemoteURL: parts.allowRemoteURL,
+                                   homeAssistantStatus: parts.publisher.homeAssistantStatus,
+                                   replies: ReplyPolicy(topics: parts.topics, options: parts.publisher))
+        self.init(manager: manager, client: client, publisher: publisher, router: router, influx: parts.publisher.influx,
+                  logger: logger("service"))
+    }
+}
