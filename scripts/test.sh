@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_build_environment "${ENERGYCLOCK_TEST_PACKAGES[@]}"
-swift build --build-tests
+swift build --build-tests -Xswiftc -warnings-as-errors
 swift test --skip-build "$@"

@@ -1,5 +1,6 @@
 import EnergyClockCore
 import Testing
+import EnergyClockTesting
 
 @Suite struct BandTests {
     let t = Thresholds(greenMax: 0.10, yellowMax: 0.20, orangeMax: 0.30)

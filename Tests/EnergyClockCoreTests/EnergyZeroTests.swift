@@ -1,18 +1,19 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct EnergyZeroTests {
     /// The `base` series as (start, value) read independently with JSONSerialization.
     func baseSeries(_ name: String) throws -> [(String, Double)] {
-        let json = try JSONSerialization.jsonObject(with: Data(try fixture(name))) as! [String: Any]
+        let json = try JSONSerialization.jsonObject(with: Data(fixture(name))) as! [String: Any]
         return (json["base"] as! [[String: Any]]).map { item in
             (item["start"] as! String, Double((item["price"] as! [String: String])["value"]!)!)
         }
     }
 
     @Test func quarterFixtureParsesEveryBaseSlot() throws {
-        let slots = try EnergyZeroSource.parse(try fixture("electricity_quarter_response.json"))
+        let slots = try EnergyZeroSource.parse(fixture("electricity_quarter_response.json"))
         let expected = try baseSeries("electricity_quarter_response.json")
         #expect(slots.count == 288)
         #expect(slots.count == expected.count)
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func hourFixtureKeepsTrailingZeroPrices() throws {
-        let slots = try EnergyZeroSource.parse(try fixture("electricity_hour_response.json"))
+        let slots = try EnergyZeroSource.parse(fixture("electricity_hour_response.json"))
         let expected = try baseSeries("electricity_hour_response.json")
         #expect(slots.count == 72)
         #expect(slots.map(\.market) == expected.map(\.1))
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func hourlyMeanOfTheQuarterFixture() throws {
-        let slots = try EnergyZeroSource.parse(try fixture("electricity_quarter_response.json"))
+        let slots = try EnergyZeroSource.parse(fixture("electricity_quarter_response.json"))
         let expected = try baseSeries("electricity_quarter_response.json").map(\.1)
         let hours = slots.at(.hour, in: amsterdam)
         #expect(hours.count == 72)
@@ -50,7 +51,7 @@ import Testing
 
     @Test func errorBodyIsMalformedNotEmpty() throws {
         #expect(throws: SourceError(source: "energyzero", problem: .malformed("missing base"))) {
-            try EnergyZeroSource.parse(try fixture("error_response.json"))
+            try EnergyZeroSource.parse(fixture("error_response.json"))
         }
     }
 

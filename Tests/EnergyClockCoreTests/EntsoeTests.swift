@@ -1,13 +1,14 @@
 @testable import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct EntsoeTests {
     let brussels = LocalCalendar(identifier: "Europe/Brussels")!
 
     /// `price.amount` of each `position` in the n-th Period of a fixture, read with a plain text scan.
     func points(_ name: String, period: Int) throws -> [Int: Double] {
-        let text = String(decoding: try fixture(name), as: UTF8.self)
+        let text = String(decoding: fixture(name), as: UTF8.self)
         let body = text.components(separatedBy: "<Period>")[period + 1].components(separatedBy: "</Period>")[0]
         var result: [Int: Double] = [:]
         for chunk in body.components(separatedBy: "<Point>").dropFirst() {
@@ -18,7 +19,7 @@ import Testing
     }
 
     @Test func fullHourlyDay() throws {
-        let slots = try EntsoeSource.parse(try fixture("BE_60M.xml"))
+        let slots = try EntsoeSource.parse(fixture("BE_60M.xml"))
         let expected = try points("BE_60M.xml", period: 0)
         #expect(slots.count == 24)
         #expect(slots.allSatisfy { $0.duration == 3600 })
@@ -28,13 +29,13 @@ import Testing
     }
 
     @Test func exactlyFourQuarters() throws {
-        let slots = try EntsoeSource.parse(try fixture("BE_15M_exact4.xml"))
+        let slots = try EntsoeSource.parse(fixture("BE_15M_exact4.xml"))
         #expect(slots.map(\.market) == [55.35, 44.22, 40.32, 31.86].map { $0 / 1000 })
         #expect(slots.map(\.duration) == [900, 900, 900, 900])
     }
 
     @Test func curveA03RepeatsOmittedPositionsToTheEndOfEachPeriod() throws {
-        let slots = try EntsoeSource.parse(try fixture("BE_60M_15M_mix.xml"))
+        let slots = try EntsoeSource.parse(fixture("BE_60M_15M_mix.xml"))
         // Two PT15M days of 96 quarters written at hourly steps, then a PT60M day of 24 hours.
         #expect(slots.count == 96 + 96 + 24)
         let first = try points("BE_60M_15M_mix.xml", period: 0)
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func outOfOrderPositionsAndPositionsBeyondThePeriod() throws {
-        let slots = try EntsoeSource.parse(try fixture("BE_15M_avg.xml"))
+        let slots = try EntsoeSource.parse(fixture("BE_15M_avg.xml"))
         // 22:00–03:00 at 15 min is 20 quarters; 03:00–05:00 at 60 min is 2 hours; position 3 there is outside.
         #expect(slots.count == 22)
         let expected = [55.35, 40.32, 31.86, 28.71, 44.22, 44.22, 44.22, 44.22, 44.22, 44.22] + Array(repeating: 28.37, count: 10) + [64.98, 64.98]
@@ -123,7 +124,7 @@ import Testing
         #expect { try EntsoeSource.parse(Array("<Publication_MarketDocument><TimeSeries>".utf8)) } throws: { error in
             "\(error)".hasPrefix("entsoe: unreadable response: not well-formed XML")
         }
-        let nan = String(decoding: (try? fixture("BE_15M_exact4.xml")) ?? [], as: UTF8.self).replacingOccurrences(of: "55.35", with: "NaN")
+        let nan = String(decoding: fixture("BE_15M_exact4.xml"), as: UTF8.self).replacingOccurrences(of: "55.35", with: "NaN")
         #expect { try EntsoeSource.parse(Array(nan.utf8)) } throws: { error in "\(error)".contains("not a finite") || "\(error)".contains("not a number") }
     }
 

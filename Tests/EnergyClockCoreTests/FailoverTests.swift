@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct FailoverTests {
     let day = LocalDay(year: 2025, month: 12, day: 17)
@@ -24,7 +25,7 @@ import Testing
         // The chosen source is retried with backoff even though the fallback covers today.
         primary.fail(false)
         #expect(clock.nextDeadline == at("2025-12-17T10:20:30+01:00"))
-        clock.advance(to: at("2025-12-17T10:20:30+01:00"))
+        await clock.advance(to: at("2025-12-17T10:20:30+01:00"))
         #expect(await output.wait { $0.last?.source == "energyzero" })
         #expect(abs(output.last!.current!.slot.market - 0.10) < 1e-12)
     }
@@ -42,7 +43,7 @@ import Testing
             await first.close()
         }
         primary.fail(true)
-        clock.advance(to: at("2025-12-17T14:00:00+01:00")) // Tomorrow is due, so a fetch happens.
+        await clock.advance(to: at("2025-12-17T14:00:00+01:00")) // Tomorrow is due, so a fetch happens.
         let (manager, output) = try makeManager(clock: clock, source: primary, others: [empty], directory: directory)
         let run = await start(manager, clock)
         defer { run.cancel() }

@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 /// Every input the fuzzers (fuzz/run.sh) found to crash a parser or exhaust its memory: each is
 /// now refused with an error.
@@ -12,7 +13,7 @@ import Testing
         ("entsoe-huge-period.xml", "longer than any day-ahead answer"),
     ])
     func entsoeFindingsAreRefused(file: String, reason: String) throws {
-        let body = try fixture("fuzz-findings/\(file)")
+        let body = fixture("fuzz-findings/\(file)")
         #expect { try EntsoeSource.parse(body) } throws: { "\($0)".hasPrefix("entsoe: ") && "\($0)".contains(reason) }
     }
 }

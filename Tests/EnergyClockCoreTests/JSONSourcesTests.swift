@@ -1,6 +1,7 @@
 @testable import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct AwattarTests {
     @Test func readsMillisecondsAndEurPerMWh() throws {

@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct JSONTests {
     @Test(arguments: [
@@ -21,7 +22,7 @@ import Testing
 
     @Test func agreesWithFoundationOnTheFixtures() throws {
         for name in ["electricity_quarter_response.json", "electricity_hour_response.json", "gas_day_response.json", "error_response.json"] {
-            let bytes = try fixture(name)
+            let bytes = fixture(name)
             let ours = try #require(JSONValue.parse(bytes))
             let theirs = try JSONSerialization.jsonObject(with: Data(bytes))
             #expect(Self.same(ours, theirs), "\(name)")

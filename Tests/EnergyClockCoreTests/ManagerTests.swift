@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct ManagerTests {
     let day = LocalDay(year: 2025, month: 12, day: 17)
@@ -21,7 +22,7 @@ import Testing
         #expect(clock.nextDeadline == at("2025-12-17T10:30:00+01:00"))
 
         // Jump to the next hour: the current slot moves exactly there.
-        clock.advance(to: at("2025-12-17T11:00:00+01:00"))
+        await clock.advance(to: at("2025-12-17T11:00:00+01:00"))
         await settle(clock)
         #expect(output.last?.current?.slot.start == at("2025-12-17T11:00:00+01:00"))
         // One fetch for today; the rest are single-day backfill requests for older history.
@@ -36,7 +37,7 @@ import Testing
         defer { run.cancel() }
         let before = try #require(output.last)
         #expect(before.tomorrow.count == 24)
-        clock.advance(to: at("2025-12-18T00:00:00+01:00"))
+        await clock.advance(to: at("2025-12-18T00:00:00+01:00"))
         await settle(clock)
         let after = try #require(output.last)
         #expect(after.today.map(\.slot) == before.tomorrow.map(\.slot))
@@ -66,7 +67,7 @@ import Testing
         }
         // A day later the source is down; yesterday's fetch already holds today (the 18th).
         source.fail(true)
-        clock.advance(to: at("2025-12-18T14:00:00+01:00"))
+        await clock.advance(to: at("2025-12-18T14:00:00+01:00"))
         let (manager, output) = try makeManager(clock: clock, source: source, directory: directory)
         let run = await start(manager, clock)
         defer { run.cancel() }
@@ -79,7 +80,7 @@ import Testing
 
         source.fail(false)
         source.set(quarterDays(around: LocalDay(year: 2025, month: 12, day: 18)))
-        clock.advance(to: retry)
+        await clock.advance(to: retry)
         await settle(clock)
         #expect(await output.wait { $0.last?.stale == false && $0.last?.tomorrow.count == 24 })
     }
@@ -110,13 +111,13 @@ import Testing
         defer { run.cancel() }
         #expect(source.requests.filter { $0 >= day } == [day])
         #expect(clock.nextDeadline == at("2025-12-17T12:15:00+01:00"))
-        clock.advance(to: at("2025-12-17T13:00:00+01:00"))
+        await clock.advance(to: at("2025-12-17T13:00:00+01:00"))
         await settle(clock)
         // At 13:00 it asks for today (with neighbours) and then tomorrow directly, finds nothing, and polls again in 5 min.
         #expect(source.requests.filter { $0 >= day } == [day, day, day.adding(days: 1)])
         #expect(clock.nextDeadline == at("2025-12-17T13:05:00+01:00"))
         source.set(quarterDays(around: day))
-        clock.advance(to: at("2025-12-17T13:05:00+01:00"))
+        await clock.advance(to: at("2025-12-17T13:05:00+01:00"))
         await settle(clock)
         #expect(await output.wait { $0.last?.tomorrowValid == true })
         #expect(output.last?.tomorrow.count == 24)
@@ -129,7 +130,7 @@ import Testing
         let run = await start(manager, clock)
         defer { run.cancel() }
         #expect(source.requests.filter { $0 >= day } == [day])
-        clock.advance(to: at("2025-12-17T13:15:00+01:00"))
+        await clock.advance(to: at("2025-12-17T13:15:00+01:00"))
         await settle(clock)
         #expect(source.requests.filter { $0 >= day } == [day, day])
     }
@@ -172,7 +173,7 @@ import Testing
         source.fail(false)
         let retry = try #require(clock.nextDeadline)
         #expect(retry <= clock.now.addingTimeInterval(30))
-        clock.advance(to: retry)
+        await clock.advance(to: retry)
         #expect(await output.wait { $0.last?.stale == false })
     }
 }

@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 /// Faults found by trying energyclock from the outside: each case here once went wrong.
 @Suite struct OutsideFaultTests {

@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 /// Promises the README makes about the manager, each checked on its own.
 @Suite struct ManagerPromiseTests {
@@ -45,7 +46,7 @@ import Testing
         let (again, output) = try makeManager(clock: clock, source: MemorySource(slots: kept), directory: directory)
         let second = await start(again, clock)
         defer { second.cancel() }
-        clock.advance(to: at("2025-12-18T00:00:00+01:00"))
+        await clock.advance(to: at("2025-12-18T00:00:00+01:00"))
         #expect(await output.wait { $0.last.map { amsterdam.day(containing: $0.now) } == LocalDay(year: 2025, month: 12, day: 18) })
         await settle(clock)
         await again.close()
@@ -73,11 +74,11 @@ import Testing
             await settle(clock)
             guard let next = clock.nextDeadline, next < hour else { break }
             #expect(!source.requests.contains(tomorrow))
-            clock.advance(to: next)
+            await clock.advance(to: next)
         }
         #expect(!source.requests.contains(tomorrow))
         #expect(clock.nextDeadline == hour)
-        clock.advance(to: hour)
+        await clock.advance(to: hour)
         #expect(await output.wait { _ in source.requests.contains(tomorrow) })
         await settle(clock)
         // Still missing: the next poll is a minute later, before the next quarter-hour.

@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct ResolutionTests {
     @Test func hourIsTheTimeWeightedMeanOfItsQuarters() {

@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct ScheduleTests {
     let now = at("2026-03-29T10:00:00Z")

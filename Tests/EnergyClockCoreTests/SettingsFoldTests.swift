@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct SettingsFoldTests {
     @Test func burstFoldsIntoOneCommitAndOnePublishWithAResultEach() async throws {

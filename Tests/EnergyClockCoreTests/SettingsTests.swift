@@ -1,5 +1,6 @@
 import EnergyClockCore
 import Testing
+import EnergyClockTesting
 
 @Suite struct SettingsTests {
     let sources = ["energyzero"]

@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct StatsTests {
     func priced(_ prices: [Double], from start: Date, minutes: Int = 60) -> [PricedSlot] {

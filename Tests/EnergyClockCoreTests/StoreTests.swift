@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 @Suite struct StoreTests {
     @Test func savesReplacesAndTrimsPerSource() throws {

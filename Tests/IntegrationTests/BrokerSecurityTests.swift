@@ -2,6 +2,7 @@ import EnergyClockCore
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 /// TLS, logins and ACLs against a real mosquitto, through the binary.
 @Suite(.timeLimit(.minutes(2)))

@@ -2,6 +2,7 @@ import EnergyClockCore
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 /// The binary under the conditions a long-running daemon meets: other daemons, damaged or
 /// forbidden state, signals, floods of refused input and SIGKILL at any moment.

@@ -3,6 +3,7 @@ import EnergyClockPublisher
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 /// Home Assistant discovery, LEDs, line protocol and the extra retained topics, on a real broker.
 @Suite(.timeLimit(.minutes(1)))

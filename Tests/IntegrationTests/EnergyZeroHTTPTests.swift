@@ -1,6 +1,7 @@
 import EnergyClockCore
 import Foundation
 import Testing
+import EnergyClockTesting
 
 /// The EnergyZero source over real HTTP on loopback: what each kind of bad answer becomes.
 @Suite(.timeLimit(.minutes(1)))

@@ -1,4 +1,5 @@
 import Foundation
+import EnergyClockTesting
 
 /// Independent reading of the EnergyZero fixture, for checking what the daemon publishes.
 enum FixtureTruth {

@@ -2,6 +2,7 @@ import EnergyClockCore
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 /// Hundreds of hostile payloads against the real binary: each is refused with a reason a person
 /// can read, and nothing the daemon owns changes, on the broker or on disk.

@@ -3,6 +3,7 @@ import EnergyClockPublisher
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 /// What other clients on the broker can make the daemon do: only what they should.
 @Suite(.timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import EnergyClockCore
 import EnergyClockPublisher
 import Foundation
 import Testing
+import EnergyClockTesting
 
 /// A real InfluxDB 1.x (Debian's `influxd`) on loopback.
 final class TestInflux: Sendable {
@@ -125,7 +126,7 @@ struct InfluxTests {
         #expect(await writer.pending <= 3)
         // Slots keep changing on time while the writes fail.
         #expect(await clock.waitForSleeper(until: at("2025-12-17T10:30:00+01:00"))) // The next quarter boundary.
-        clock.advance(to: at("2025-12-17T11:00:00+01:00"))
+        await clock.advance(to: at("2025-12-17T11:00:00+01:00"))
         #expect(await live.wait(for: "energyclock/current") { (object($0)?["start"] as? String)?.contains("T11:00") == true } != nil)
         await live.stop()
         await harness.stop()

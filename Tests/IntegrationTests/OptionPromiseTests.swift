@@ -3,6 +3,7 @@ import EnergyClockPublisher
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 /// Promises the README makes about options and the broker connection, each checked on the binary
 /// or the service.
@@ -83,7 +84,7 @@ struct OptionPromiseTests {
         let later = at("2025-12-17T13:00:00+01:00")
         while clock.now < later {
             while clock.nextDeadline == nil { try await Task.sleep(for: .milliseconds(2)) }
-            clock.advance(to: min(clock.nextDeadline!, later))
+            await clock.advance(to: min(clock.nextDeadline!, later))
         }
         let back = try await TestBroker.start(port: port)
         let after = try await TopicRecorder(port: back.port, filter: "#")

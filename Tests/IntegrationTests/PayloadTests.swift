@@ -2,6 +2,7 @@ import EnergyClockCore
 import EnergyClockPublisher
 import Foundation
 import Testing
+import EnergyClockTesting
 
 /// What the topic tree holds on the days other integrations get wrong.
 @Suite struct PayloadTests {

@@ -2,13 +2,14 @@ import EnergyClockCore
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 /// The real `energyclock` binary, as users run it.
 @Suite(.timeLimit(.minutes(1)))
 struct ProcessTests {
     /// The executable SwiftPM built beside this test bundle.
     static var binary: String {
-        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("energyclock").path
+        builtExecutable("energyclock")
     }
 
     func environment(_ extra: [String: String]) -> [String: String] {

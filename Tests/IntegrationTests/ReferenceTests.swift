@@ -3,6 +3,7 @@ import EnergyClockPublisher
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 /// The topic reference in docs/ and the README against what the daemon really does.
 @Suite(.timeLimit(.minutes(1)))

@@ -2,6 +2,7 @@ import EnergyClockCore
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 @Suite(.timeLimit(.minutes(1)))
 struct RestartTests {

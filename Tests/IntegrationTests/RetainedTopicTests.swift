@@ -2,6 +2,7 @@ import EnergyClockCore
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 @Suite(.timeLimit(.minutes(1)))
 struct RetainedTopicTests {
@@ -77,7 +78,7 @@ struct RetainedTopicTests {
         _ = await live.wait(for: "energyclock/current") { object($0)?["start"] as? String == "2025-12-17T10:00:00+01:00" }
         #expect(await clock.waitForSleeper(until: at("2025-12-17T11:00:00+01:00")))
 
-        clock.advance(to: at("2025-12-17T11:00:00+01:00"))
+        await clock.advance(to: at("2025-12-17T11:00:00+01:00"))
         let current = await live.wait(for: "energyclock/current") { object($0)?["start"] as? String == "2025-12-17T11:00:00+01:00" }
         #expect(current != nil)
         let expected = FixtureTruth.hourMean(at("2025-12-17T10:00:00Z")) * 1.21
@@ -86,7 +87,7 @@ struct RetainedTopicTests {
 
         // Midnight: tomorrow's array becomes today's and tomorrow is cleared (the API has no 19th).
         let tomorrowBefore = live.last("energyclock/prices/tomorrow")
-        clock.advance(to: at("2025-12-18T00:00:00+01:00"))
+        await clock.advance(to: at("2025-12-18T00:00:00+01:00"))
         #expect(await live.wait(for: "energyclock/prices/today") { $0 == tomorrowBefore } != nil)
         #expect(await live.wait(for: "energyclock/prices/tomorrow") { $0 == "[]" } != nil)
         await live.stop()
@@ -110,7 +111,7 @@ struct RetainedTopicTests {
         let retry = clock.now.addingTimeInterval(30)
         #expect(await clock.waitForSleeper(until: retry))
         http.respond { _ in .json(ServiceHarness.quarterFixture) }
-        clock.advance(to: retry)
+        await clock.advance(to: retry)
         let price = await live.wait(for: "energyclock/price") { !$0.isEmpty }
         #expect(price != nil)
         #expect(object(await live.wait(for: "energyclock/current") { !$0.isEmpty })?["stale"] as? Bool == false)
@@ -128,7 +129,7 @@ struct RetainedTopicTests {
         #expect(Double(before) != nil)
         // Once the manager waits (for the next poll, before midnight), midnight comes.
         while clock.nextDeadline == nil { try await Task.sleep(for: .milliseconds(2)) }
-        clock.advance(to: at("2025-12-19T00:00:00+01:00"))
+        await clock.advance(to: at("2025-12-19T00:00:00+01:00"))
         for topic in ["price", "color", "color/hex", "color/rgb", "current"] {
             #expect(await live.wait(for: "energyclock/\(topic)") { $0.isEmpty } != nil, "\(topic) was not cleared")
         }

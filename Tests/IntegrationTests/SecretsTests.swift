@@ -3,6 +3,7 @@ import Foundation
 import MQTTClient
 import Synchronization
 import Testing
+import EnergyClockTesting
 
 /// Secrets stay secret: not in any log line at debug level, any topic, `settings`, an error or
 /// `--help`, even when a server echoes them back.

@@ -2,6 +2,7 @@ import EnergyClockCore
 import EnergyClockPublisher
 import Foundation
 import MQTTClient
+import EnergyClockTesting
 
 /// A whole energyclock service against a real broker and a loopback price API, on a test clock.
 final class ServiceHarness: Sendable {
@@ -57,7 +58,7 @@ final class ServiceHarness: Sendable {
     func advance(until condition: () -> Bool, limit: Date = .distantFuture) async -> Bool {
         let deadline = Date().addingTimeInterval(60)
         while !condition(), Date() < deadline {
-            if let next = clock.nextDeadline, next <= limit { clock.advance(to: next) }
+            if let next = clock.nextDeadline, next <= limit { await clock.advance(to: next) }
             try? await Task.sleep(for: .milliseconds(5))
         }
         return condition()
@@ -69,22 +70,6 @@ final class ServiceHarness: Sendable {
         _ = await running.result
     }
 }
-
-/// A bundled fixture's bytes.
-func fixture(_ name: String) -> [UInt8] {
-    let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")!
-    return [UInt8](try! Data(contentsOf: url))
-}
-
-/// A fresh state directory.
-func temporaryDirectory() -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-it-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
-}
-
-/// Parses an ISO 8601 instant.
-func at(_ text: String) -> Date { ISO8601.parse(text)! }
 
 /// A state directory whose saved settings take hourly `custom` prices of 0.05 EUR/kWh, from two
 /// hours ago to two days ahead, from a file; so the binary, on the real clock, has a price now.
@@ -107,16 +92,4 @@ func stateWithCurrentPrices(_ change: (inout Settings) -> Void = { _ in }) throw
 /// A price API that serves the quarter fixture for every request.
 func fixtureServer() throws -> TestHTTPServer {
     try TestHTTPServer { _ in .json(ServiceHarness.quarterFixture) }
-}
-
-extension ManualClock {
-    /// Waits (briefly, in real time) until someone sleeps on this clock until exactly `deadline`.
-    func waitForSleeper(until deadline: Date, timeout: Double = 20) async -> Bool {
-        let end = Date().addingTimeInterval(timeout)
-        while Date() < end {
-            if nextDeadline == deadline { return true }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return false
-    }
 }

@@ -2,6 +2,7 @@ import EnergyClockCore
 import Foundation
 import MQTTClient
 import Testing
+import EnergyClockTesting
 
 /// Every source over real HTTP: a broken API keeps the cache and says `stale`, a healed one recovers.
 @Suite(.timeLimit(.minutes(1)))
@@ -89,7 +90,7 @@ struct SourceRecoveryTests {
         // At 13:00 tomorrow is due and not known, so it fetches, and the API is broken.
         install(breakage.response(good))
         #expect(await clock.waitForSleeper(until: good.start.addingTimeInterval(600)))
-        clock.advance(to: good.start.addingTimeInterval(600))
+        await clock.advance(to: good.start.addingTimeInterval(600))
         let stale = await live.wait(for: "energyclock/current", timeout: 10) { object($0)?["stale"] as? Bool == true }
         #expect(stale != nil, "\(good.source) with \(breakage) did not turn stale")
         // The cache is kept and still shown: the 13:00 slot it already had.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import EnergyClockTesting
 #endif
 
 /// A real mosquitto broker on a free loopback port, stopped when released.

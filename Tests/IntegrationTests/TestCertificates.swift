@@ -1,4 +1,5 @@
 import Foundation
+import EnergyClockTesting
 
 /// A CA, a server certificate for 127.0.0.1 and localhost, one for another host name, a client
 /// certificate, and a second CA that signed none of them; made by `openssl` for one test.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import EnergyClockTesting
 #endif
 
 /// A tiny HTTP/1.1 server on a free loopback port that answers each request from a handler

@@ -1,6 +1,7 @@
 import Foundation
 import MQTTClient
 import Synchronization
+import EnergyClockTesting
 
 /// A real MQTT client that subscribes to a filter and remembers everything it receives.
 final class TopicRecorder: Sendable {

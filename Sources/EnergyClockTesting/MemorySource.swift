@@ -1,0 +1,31 @@
+import EnergyClockCore
+import Foundation
+import Synchronization
+
+/// A price source backed by a list in memory, whose answers a test can change.
+package final class MemorySource: PriceSource {
+    package let id: String
+    package let answersIncludeNextDay: Bool
+    private let state: Mutex<(slots: [PriceSlot], failing: Bool, requests: [LocalDay])>
+
+    package init(id: String = "energyzero", slots: [PriceSlot] = [], answersIncludeNextDay: Bool = false) {
+        self.id = id
+        self.answersIncludeNextDay = answersIncludeNextDay
+        state = Mutex((slots, false, []))
+    }
+
+    package var requests: [LocalDay] { state.withLock { $0.requests } }
+    package func set(_ slots: [PriceSlot]) { state.withLock { $0.slots = slots } }
+    package func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
+
+    /// Answers like EnergyZero: the requested day with its neighbours.
+    package func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+        let (slots, failing) = state.withLock { s in
+            s.requests.append(day)
+            return (s.slots, s.failing)
+        }
+        if failing { throw SourceError(source: id, problem: .httpStatus(500, detail: "test failure")) }
+        let span = DateInterval(start: calendar.start(of: day.adding(days: -1)), end: calendar.start(of: day.adding(days: 2)))
+        return Array(slots.overlapping(span))
+    }
+}

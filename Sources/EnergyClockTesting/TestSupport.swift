@@ -1,0 +1,47 @@
+import EnergyClockCore
+import Foundation
+
+/// Europe/Amsterdam, the default zone.
+package let amsterdam = LocalCalendar(identifier: "Europe/Amsterdam")!
+
+/// The instant an ISO 8601 text names; a test with a malformed time stops at once.
+package func at(_ text: String) -> Date {
+    guard let date = ISO8601.parse(text) else { fatalError("bad test time \(text)") }
+    return date
+}
+
+/// The bytes of a recorded answer in `Fixtures/` (see PROVENANCE in the shared fixtures).
+package func fixture(_ name: String) -> [UInt8] {
+    guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
+          let data = try? Data(contentsOf: url)
+    else { fatalError("no fixture \(name)") }
+    return [UInt8](data)
+}
+
+/// A fresh, empty directory under the temporary folder.
+package func temporaryDirectory() -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-test-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// Consecutive slots of `minutes` each from `start`, priced by `price(index)`.
+package func slots(from start: Date, count: Int, minutes: Int, price: (Int) -> Double) -> [PriceSlot] {
+    (0..<count).map { i in
+        let s = start.addingTimeInterval(Double(i * minutes * 60))
+        return PriceSlot(start: s, end: s.addingTimeInterval(Double(minutes * 60)), market: price(i))
+    }
+}
+
+/// Three local days of quarter-hour prices around `day`: price = hour-of-slot index / 100.
+package func quarterDays(around day: LocalDay, calendar: LocalCalendar = amsterdam, days: Int = 3) -> [PriceSlot] {
+    let start = calendar.start(of: day.adding(days: -1))
+    let end = calendar.start(of: day.adding(days: days - 1))
+    let count = Int(end.timeIntervalSince(start) / 900)
+    return slots(from: start, count: count, minutes: 15) { Double($0 / 4 % 24) / 100 }
+}
+
+/// The path of the executable `name` that SwiftPM built beside the test bundles.
+package func builtExecutable(_ name: String) -> String {
+    Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path
+}
