@@ -14,7 +14,7 @@ let package = Package(
                 .product(name: "MQTTClient", package: "energyclock"),
             ],
             swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ let package = Package(
         .executableTarget(
             name: "energyclock-fuzz",
             dependencies: [.product(name: "EnergyClockCore", package: "energyclock")]
-        ),
+        )
     ],
     swiftLanguageModes: [.v6]
 )

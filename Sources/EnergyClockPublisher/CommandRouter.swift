@@ -25,8 +25,10 @@ package struct CommandRouter: Sendable {
     package var replies: ReplyPolicy
 
     /// A router for `topics` accepting `sources`; answers go only where `replies` allows.
-    package init(topics: TopicTree, sources: [String], allowRemoteURL: Bool = false, homeAssistantStatus: String? = nil,
-                replies: ReplyPolicy? = nil) {
+    package init(
+        topics: TopicTree, sources: [String], allowRemoteURL: Bool = false, homeAssistantStatus: String? = nil,
+        replies: ReplyPolicy? = nil
+    ) {
         self.topics = topics
         self.sources = sources
         self.allowRemoteURL = allowRemoteURL
@@ -48,26 +50,33 @@ package struct CommandRouter: Sendable {
         guard let command = topics.settingsCommand(message.topic) else { return nil }
         if message.retain, message.payload.isEmpty { return nil }
         let reply = message.responseTopic.flatMap { address in
-            address.isEmpty || replies.refusal(for: address) != nil ? nil : ReplyRoute(address: address, correlation: message.correlationData)
+            address.isEmpty || replies.refusal(for: address) != nil
+                ? nil : ReplyRoute(address: address, correlation: message.correlationData)
         }
         var patch: Result<SettingsPatch, SettingsError>
         if message.retain {
             // A retained command would be replayed on every reconnect and undo later changes.
-            patch = .failure(.notAllowed(
-                field: message.topic,
-                reason: "retained commands are refused; publish without the retain flag, and delete the retained message with an empty retained publish (mosquitto_pub -r -n -t '\(message.topic)')"))
+            patch = .failure(
+                .notAllowed(
+                    field: message.topic,
+                    reason:
+                        "retained commands are refused; publish without the retain flag, and delete the retained message with an empty retained publish (mosquitto_pub -r -n -t '\(message.topic)')"
+                ))
         } else {
             switch command {
             case .object:
                 patch = Result { () throws(SettingsError) in try SettingsPatch.parse(object: message.payload, sources: sources) }
             case let .field(name):
-                patch = Result { () throws(SettingsError) in try SettingsPatch.parse(field: name, plain: message.payload, sources: sources) }
+                patch = Result { () throws(SettingsError) in try SettingsPatch.parse(field: name, plain: message.payload, sources: sources)
+                }
             }
         }
         // Whoever can publish here must not point the daemon at any URL unless the owner allowed it.
         if case let .success(parsed) = patch, parsed.values[.customURL] != nil, !allowRemoteURL {
-            patch = .failure(.notAllowed(field: "custom_url",
-                                         reason: "changing it over MQTT is disabled; start energyclock with --allow-remote-url to allow it"))
+            patch = .failure(
+                .notAllowed(
+                    field: "custom_url",
+                    reason: "changing it over MQTT is disabled; start energyclock with --allow-remote-url to allow it"))
         }
         return SettingsRequest(patch: patch, reply: reply)
     }

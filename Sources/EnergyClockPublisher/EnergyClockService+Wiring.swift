@@ -30,8 +30,10 @@ extension EnergyClockService {
         package var jitter: @Sendable () -> Double = { Double.random(in: -1...1) }
 
         /// Parts with the defaults for the rest.
-        package init(mqtt: MQTTOptions, topics: TopicTree, catalog: SourceCatalog, manager: PriceManager.Configuration,
-                     stateDirectory: StateDirectory, clock: any WallClock, publisher: PublisherOptions) {
+        package init(
+            mqtt: MQTTOptions, topics: TopicTree, catalog: SourceCatalog, manager: PriceManager.Configuration,
+            stateDirectory: StateDirectory, clock: any WallClock, publisher: PublisherOptions
+        ) {
             self.mqtt = mqtt
             self.topics = topics
             self.catalog = catalog
@@ -52,10 +54,12 @@ extension EnergyClockService {
             configuration: parts.manager, store: try PriceStore(directory: parts.stateDirectory), catalog: parts.catalog,
             clock: parts.clock, output: publisher, logger: logger("manager"), overrides: parts.overrides, jitter: parts.jitter
         )
-        let router = CommandRouter(topics: parts.topics, sources: parts.catalog.ids, allowRemoteURL: parts.allowRemoteURL,
-                                   homeAssistantStatus: parts.publisher.homeAssistantStatus,
-                                   replies: ReplyPolicy(topics: parts.topics, options: parts.publisher))
-        self.init(manager: manager, client: client, publisher: publisher, router: router, influx: parts.publisher.influx,
-                  logger: logger("service"))
+        let router = CommandRouter(
+            topics: parts.topics, sources: parts.catalog.ids, allowRemoteURL: parts.allowRemoteURL,
+            homeAssistantStatus: parts.publisher.homeAssistantStatus,
+            replies: ReplyPolicy(topics: parts.topics, options: parts.publisher))
+        self.init(
+            manager: manager, client: client, publisher: publisher, router: router, influx: parts.publisher.influx,
+            logger: logger("service"))
     }
 }

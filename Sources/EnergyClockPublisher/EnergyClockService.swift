@@ -19,8 +19,10 @@ package final class EnergyClockService: Sendable {
     let replyRefusals = Mutex(LogThrottle())
 
     /// Wires `manager`'s output to `publisher` and `client`'s messages to `manager`.
-    package init(manager: PriceManager, client: MQTTClient, publisher: MQTTPublisher, router: CommandRouter,
-                influx: InfluxWriter? = nil, logger: Logger = Logger(label: "service")) {
+    package init(
+        manager: PriceManager, client: MQTTClient, publisher: MQTTPublisher, router: CommandRouter,
+        influx: InfluxWriter? = nil, logger: Logger = Logger(label: "service")
+    ) {
         self.manager = manager
         self.influx = influx
         self.client = client
@@ -61,7 +63,8 @@ package final class EnergyClockService: Sendable {
                 let owned = await publisher.connectionUp(manager.snapshot(), previouslyRetained: previous)
                 if owned != previous { await manager.recordRetainedTopics(owned) }
             case let .droppedRepeatedly(count):
-                logger.error("""
+                logger.error(
+                    """
                     the broker closed the connection right after accepting it \(count) times in a row; most likely another client \
                     uses the client id "\(options.clientID)" (two daemons with the same --mqtt-client-id?); backing off
                     """)
@@ -79,7 +82,9 @@ package final class EnergyClockService: Sendable {
                     if let address = message.responseTopic, !address.isEmpty, let reason = router.replies.refusal(for: address) {
                         let admitted = replyRefusals.withLock { $0.admit("reply") }
                         if admitted.allowed {
-                            logger.warning("not answering on response topic \(Quote.clip(address)): \(reason); the result still goes to settings/result")
+                            logger.warning(
+                                "not answering on response topic \(Quote.clip(address)): \(reason); the result still goes to settings/result"
+                            )
                         }
                     }
                     await manager.submit(request)

@@ -46,52 +46,92 @@ package struct HADiscovery: Sendable {
     package func configs(_ topics: TopicTree) -> [Config] {
         guard mode != .off else { return [] }
         let node = Self.nodeID(topics)
-        let none = "None" // Home Assistant's "unknown" for a rendered template.
+        let none = "None"  // Home Assistant's "unknown" for a rendered template.
         var entities: [(component: String, object: String, fields: [(String, Field)])] = []
         func sensor(_ object: String, _ name: String, _ topic: String, _ template: String, _ extra: [(String, Field)] = []) {
-            entities.append(("sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
+            entities.append(
+                ("sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
         }
-        let euro: [(String, Field)] = [("unit_of_measurement", .text("EUR/kWh")), ("state_class", .text("measurement")),
-                                       ("suggested_display_precision", .integer(4))]
-        sensor("price", "Price", topics.price, "{{ value if value else \(none) }}",
-               euro + [("json_attributes_topic", .text(topics.statsToday)), ("icon", .text("mdi:currency-eur"))])
-        sensor("band", "Band", topics.color, "{{ value if value else \(none) }}",
-               [("device_class", .text("enum")), ("options", .list(Band.allCases.map(\.rawValue))), ("icon", .text("mdi:palette"))])
+        let euro: [(String, Field)] = [
+            ("unit_of_measurement", .text("EUR/kWh")), ("state_class", .text("measurement")),
+            ("suggested_display_precision", .integer(4)),
+        ]
+        sensor(
+            "price", "Price", topics.price, "{{ value if value else \(none) }}",
+            euro + [("json_attributes_topic", .text(topics.statsToday)), ("icon", .text("mdi:currency-eur"))])
+        sensor(
+            "band", "Band", topics.color, "{{ value if value else \(none) }}",
+            [("device_class", .text("enum")), ("options", .list(Band.allCases.map(\.rawValue))), ("icon", .text("mdi:palette"))])
         sensor("next_price", "Next price", topics.next, "{{ value_json.price if value else \(none) }}", euro)
-        for (object, name, key) in [("today_min", "Today's minimum", "min"), ("today_max", "Today's maximum", "max"),
-                                    ("today_average", "Today's average", "mean")] {
+        for (object, name, key) in [
+            ("today_min", "Today's minimum", "min"), ("today_max", "Today's maximum", "max"),
+            ("today_average", "Today's average", "mean"),
+        ] {
             sensor(object, name, topics.statsToday, "{{ value_json.\(key) if value_json.\(key) is defined else \(none) }}", euro)
         }
-        for (object, name, key) in [("cheapest_start", "Cheapest slot today", "cheapest"), ("dearest_start", "Most expensive slot today", "most_expensive")] {
-            sensor(object, name, topics.statsToday, "{{ value_json.\(key).start if value_json.\(key) is defined else \(none) }}",
-                   [("device_class", .text("timestamp"))])
+        for (object, name, key) in [
+            ("cheapest_start", "Cheapest slot today", "cheapest"), ("dearest_start", "Most expensive slot today", "most_expensive"),
+        ] {
+            sensor(
+                object, name, topics.statsToday, "{{ value_json.\(key).start if value_json.\(key) is defined else \(none) }}",
+                [("device_class", .text("timestamp"))])
         }
-        entities.append(("binary_sensor", "stale", [
-            ("name", .text("Stale prices")), ("state_topic", .text(topics.stale)), ("payload_on", .text("true")),
-            ("payload_off", .text("false")), ("device_class", .text("problem")), ("entity_category", .text("diagnostic")),
-        ]))
+        entities.append(
+            (
+                "binary_sensor", "stale",
+                [
+                    ("name", .text("Stale prices")), ("state_topic", .text(topics.stale)), ("payload_on", .text("true")),
+                    ("payload_off", .text("false")), ("device_class", .text("problem")), ("entity_category", .text("diagnostic")),
+                ]
+            ))
         func setting(_ component: String, _ field: SettingsField, _ name: String, _ extra: [(String, Field)]) {
-            entities.append((component, field.rawValue, [
-                ("name", .text(name)), ("command_topic", .text(topics.settingsSet(field))), ("state_topic", .text(topics.settings)),
-                ("value_template", .text("{{ value_json.\(field.rawValue) }}")), ("entity_category", .text("config")),
-            ] + extra))
+            entities.append(
+                (
+                    component, field.rawValue,
+                    [
+                        ("name", .text(name)), ("command_topic", .text(topics.settingsSet(field))), ("state_topic", .text(topics.settings)),
+                        ("value_template", .text("{{ value_json.\(field.rawValue) }}")), ("entity_category", .text("config")),
+                    ] + extra
+                ))
         }
         setting("select", .colorMode, "Colour mode", [("options", .list(ColorMode.allCases.map(\.rawValue)))])
         setting("select", .source, "Price source", [("options", .list(sources))])
         setting("select", .resolution, "Resolution", [("options", .list(Resolution.allCases.map(\.rawValue)))])
         setting("select", .zone, "Bidding zone", [("options", .list(BiddingZone.all.map(\.code)))])
         for (field, name) in [(SettingsField.greenMax, "Green up to"), (.yellowMax, "Yellow up to"), (.orangeMax, "Orange up to")] {
-            setting("number", field, name, [("min", .number(-10)), ("max", .number(10)), ("step", .number(0.001)), ("mode", .text("box")),
-                                             ("unit_of_measurement", .text("EUR/kWh"))])
+            setting(
+                "number", field, name,
+                [
+                    ("min", .number(-10)), ("max", .number(10)), ("step", .number(0.001)), ("mode", .text("box")),
+                    ("unit_of_measurement", .text("EUR/kWh")),
+                ])
         }
-        setting("number", .historyDays, "Days of history", [("min", .number(1)), ("max", .number(60)), ("step", .number(1)), ("mode", .text("box")),
-                                                             ("unit_of_measurement", .text("d"))])
-        setting("number", .vatPercent, "VAT", [("min", .number(0)), ("max", .number(100)), ("step", .number(0.1)), ("mode", .text("box")),
-                                                ("unit_of_measurement", .text("%"))])
-        setting("number", .surcharge, "Surcharge", [("min", .number(-1)), ("max", .number(5)), ("step", .number(0.001)), ("mode", .text("box")),
-                                                     ("unit_of_measurement", .text("EUR/kWh"))])
-        entities.append(("button", "refresh", [("name", .text("Refresh prices")), ("command_topic", .text(topics.refresh)),
-                                               ("payload_press", .text("PRESS")), ("icon", .text("mdi:refresh"))]))
+        setting(
+            "number", .historyDays, "Days of history",
+            [
+                ("min", .number(1)), ("max", .number(60)), ("step", .number(1)), ("mode", .text("box")),
+                ("unit_of_measurement", .text("d")),
+            ])
+        setting(
+            "number", .vatPercent, "VAT",
+            [
+                ("min", .number(0)), ("max", .number(100)), ("step", .number(0.1)), ("mode", .text("box")),
+                ("unit_of_measurement", .text("%")),
+            ])
+        setting(
+            "number", .surcharge, "Surcharge",
+            [
+                ("min", .number(-1)), ("max", .number(5)), ("step", .number(0.001)), ("mode", .text("box")),
+                ("unit_of_measurement", .text("EUR/kWh")),
+            ])
+        entities.append(
+            (
+                "button", "refresh",
+                [
+                    ("name", .text("Refresh prices")), ("command_topic", .text(topics.refresh)),
+                    ("payload_press", .text("PRESS")), ("icon", .text("mdi:refresh")),
+                ]
+            ))
 
         return entities.map { entity in
             let topic = "\(prefix)/\(entity.component)/\(node)/\(entity.object)/config"

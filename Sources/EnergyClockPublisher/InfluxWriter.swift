@@ -33,7 +33,9 @@ package actor InfluxWriter {
     private var wake: CheckedContinuation<Void, Never>?
 
     /// A writer holding at most `capacity` unsent points.
-    package init(target: Target, http: HTTPClient = HTTPClient(timeout: 10), capacity: Int = 10_000, logger: Logger = Logger(label: "influx")) {
+    package init(
+        target: Target, http: HTTPClient = HTTPClient(timeout: 10), capacity: Int = 10_000, logger: Logger = Logger(label: "influx")
+    ) {
         self.target = target
         self.http = http
         self.capacity = capacity

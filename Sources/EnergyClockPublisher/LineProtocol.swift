@@ -39,8 +39,10 @@ package enum LineProtocol {
         guard let current = snapshot.current else { return nil }
         var fields = [("price", DecimalFormat.string(current.price)), ("market_price", DecimalFormat.string(current.slot.market))]
         if let t = snapshot.thresholds {
-            fields += [("green_max", DecimalFormat.string(t.greenMax)), ("yellow_max", DecimalFormat.string(t.yellowMax)),
-                       ("orange_max", DecimalFormat.string(t.orangeMax))]
+            fields += [
+                ("green_max", DecimalFormat.string(t.greenMax)), ("yellow_max", DecimalFormat.string(t.yellowMax)),
+                ("orange_max", DecimalFormat.string(t.orangeMax)),
+            ]
         }
         fields.append(("stale", snapshot.stale ? "true" : "false"))
         return line(

@@ -26,7 +26,9 @@ package actor MQTTPublisher: ManagerOutput {
     var refusedTopics: Set<String> = []
 
     /// A publisher over `client` for `topics`.
-    package init(client: MQTTClient, topics: TopicTree, options: PublisherOptions = PublisherOptions(), logger: Logger = Logger(label: "publisher")) {
+    package init(
+        client: MQTTClient, topics: TopicTree, options: PublisherOptions = PublisherOptions(), logger: Logger = Logger(label: "publisher")
+    ) {
         self.client = client
         self.topics = topics
         self.options = options
@@ -120,7 +122,8 @@ package actor MQTTPublisher: ManagerOutput {
     package func publishRefused(messageID: Int32, reason: String) {
         let topic = topicsByMessageID[messageID]
         guard refusedTopics.insert(topic ?? "").inserted else { return }
-        logger.warning("the broker refused a publish to \(topic.map { Quote.clip($0) } ?? "a topic") (\(reason)); check its ACL for this client")
+        logger.warning(
+            "the broker refused a publish to \(topic.map { Quote.clip($0) } ?? "a topic") (\(reason)); check its ACL for this client")
     }
 
     /// The connection dropped; stop sending until it is back.

@@ -27,7 +27,9 @@ package enum Payloads {
         put(topics.statsTomorrow, stats(snapshot.tomorrow, current: nil, calendar))
         let remaining = snapshot.today + snapshot.tomorrow
         for hours in cheapestHours {
-            put(topics.cheapest(hours: hours), window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar))
+            put(
+                topics.cheapest(hours: hours),
+                window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar))
         }
         put(topics.stale, snapshot.stale ? "true" : "false")
 

@@ -12,8 +12,10 @@ package struct PublisherOptions: Sendable {
     package var influx: InfluxWriter?
 
     /// Options with the defaults: windows of 1 to 4 hours, no discovery, no LEDs, no InfluxDB.
-    package init(cheapestHours: [Int] = [1, 2, 3, 4], discovery: HADiscovery? = nil, leds: [LEDTarget] = [],
-                z2mBaseTopic: String = "zigbee2mqtt", influx: InfluxWriter? = nil) {
+    package init(
+        cheapestHours: [Int] = [1, 2, 3, 4], discovery: HADiscovery? = nil, leds: [LEDTarget] = [],
+        z2mBaseTopic: String = "zigbee2mqtt", influx: InfluxWriter? = nil
+    ) {
         self.cheapestHours = cheapestHours
         self.discovery = discovery
         self.leds = leds

@@ -29,7 +29,8 @@ struct SettingsAnswers {
     mutating func logLine(for error: SettingsError) -> String? {
         let admitted = refusals.admit(error.kind)
         guard admitted.allowed else { return nil }
-        let held = admitted.suppressed > 0 ? " (\(admitted.suppressed) more like it in the last \(Int(refusals.interval)) s were not logged)" : ""
+        let held =
+            admitted.suppressed > 0 ? " (\(admitted.suppressed) more like it in the last \(Int(refusals.interval)) s were not logged)" : ""
         return "settings update refused: \(error)\(held)"
     }
 }

@@ -13,7 +13,7 @@ package func at(_ text: String) -> Date {
 /// The bytes of a recorded answer in `Fixtures/` (see PROVENANCE in the shared fixtures).
 package func fixture(_ name: String) -> [UInt8] {
     guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"),
-          let data = try? Data(contentsOf: url)
+        let data = try? Data(contentsOf: url)
     else { fatalError("no fixture \(name)") }
     return [UInt8](data)
 }

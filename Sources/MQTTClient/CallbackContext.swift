@@ -47,7 +47,7 @@ final class CallbackContext: Sendable {
         guard code == Int32(MOSQ_ERR_TLS.rawValue) else {
             // Dropped before the broker answered the login: say what usually causes that.
             guard code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue),
-                  connectedAt.load(ordering: .acquiring) == 0
+                connectedAt.load(ordering: .acquiring) == 0
             else { return general }
             if options.tls == nil { return "\(general) (if the broker expects TLS on port \(options.port), start with --mqtt-tls)" }
             if options.tls?.certFile == nil {
@@ -70,7 +70,6 @@ final class CallbackContext: Sendable {
         }
         return "TLS handshake failed: \(detail)"
     }
-
 
     /// Reports a lost or failed connection once per outage, so retries do not flood the log.
     func reportOutage(_ reason: String) {
@@ -137,7 +136,8 @@ final class CallbackContext: Sendable {
             if let properties {
                 var text: UnsafeMutablePointer<CChar>?
                 if mosquitto_property_read_string(properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), &text, false) != nil,
-                   let text {
+                    let text
+                {
                     copy.responseTopic = String(cString: text)
                     free(text)
                 }

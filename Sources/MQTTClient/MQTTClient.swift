@@ -59,8 +59,10 @@ public final class MQTTClient: Sendable {
         // Many retained topics go out after each change; Nagle would hold them for a delayed ACK.
         try check("disable Nagle's algorithm", mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1))
         try check("enable threading", mosquitto_threaded_set(mosq, true))
-        try check("set the reconnect delay", mosquitto_reconnect_delay_set(
-            mosq, UInt32(options.reconnectDelay.min), UInt32(options.reconnectDelay.max), true))
+        try check(
+            "set the reconnect delay",
+            mosquitto_reconnect_delay_set(
+                mosq, UInt32(options.reconnectDelay.min), UInt32(options.reconnectDelay.max), true))
         if options.username != nil || options.password != nil {
             try check("set the credentials", mosquitto_username_pw_set(mosq, options.username, options.password))
         }
@@ -71,7 +73,7 @@ public final class MQTTClient: Sendable {
             let rc = mosquitto_tls_set(mosq, tls.caFile, tls.caPath, tls.certFile, tls.keyFile) { buffer, size, _, client in
                 // OpenSSL asks for the key's passphrase, with libmosquitto's client as its user data.
                 guard let buffer, let client, size > 0,
-                      let password = CallbackContext.from(mosquitto_userdata(OpaquePointer(client))).options.tls?.keyPassword
+                    let password = CallbackContext.from(mosquitto_userdata(OpaquePointer(client))).options.tls?.keyPassword
                 else { return 0 }
                 let bytes = Array(password.utf8.prefix(Int(size) - 1))
                 for (i, byte) in bytes.enumerated() { buffer[i] = CChar(bitPattern: byte) }
@@ -134,11 +136,14 @@ public final class MQTTClient: Sendable {
         if let responseTopic, options.version == .v5 {
             // libmosquitto 2.0.11 crashes sending an empty response topic; it is no valid topic anyway.
             guard !responseTopic.isEmpty else { throw MQTTError("attach an empty response topic", code: Int32(MOSQ_ERR_INVAL.rawValue)) }
-            try check("attach a response topic", mosquitto_property_add_string(&properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), responseTopic))
+            try check(
+                "attach a response topic",
+                mosquitto_property_add_string(&properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), responseTopic))
         }
         if let correlation, options.version == .v5 {
             let rc = correlation.withUnsafeBytes { bytes in
-                mosquitto_property_add_binary(&properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), bytes.baseAddress, UInt16(min(bytes.count, 65535)))
+                mosquitto_property_add_binary(
+                    &properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), bytes.baseAddress, UInt16(min(bytes.count, 65535)))
             }
             try check("attach correlation data", rc)
         }

@@ -39,8 +39,10 @@ public struct MQTTTLS: Sendable, Equatable {
     public var insecure: Bool
 
     /// TLS trusting `caFile`/`caPath` (or the system's store), with an optional client certificate.
-    public init(caFile: String? = nil, caPath: String? = nil, certFile: String? = nil, keyFile: String? = nil,
-                keyPassword: String? = nil, insecure: Bool = false) {
+    public init(
+        caFile: String? = nil, caPath: String? = nil, certFile: String? = nil, keyFile: String? = nil,
+        keyPassword: String? = nil, insecure: Bool = false
+    ) {
         self.caFile = caFile
         self.caPath = caPath
         self.certFile = certFile

@@ -21,7 +21,8 @@ extension Configuration {
         }
         return MQTTTLS(
             caFile: caFile, caPath: caPath, certFile: certFile, keyFile: keyFile,
-            keyPassword: try secret(options, file: "mqtt-key-password-file", variable: "ENERGYCLOCK_MQTT_KEY_PASSWORD", environment: environment),
+            keyPassword: try secret(
+                options, file: "mqtt-key-password-file", variable: "ENERGYCLOCK_MQTT_KEY_PASSWORD", environment: environment),
             insecure: insecure
         )
     }

@@ -16,12 +16,20 @@ enum EnergyClockCommand {
             case "--version", "version":
                 print("energyclock \(EnergyClockVersion.string)")
             case "run":
-                if arguments.contains("--help") { print(Help.text); return }
-                let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: Configuration.runSpecs, environment: environment)
+                if arguments.contains("--help") {
+                    print(Help.text)
+                    return
+                }
+                let options = try ParsedOptions(
+                    arguments: Array(arguments.dropFirst()), specs: Configuration.runSpecs, environment: environment)
                 exit(await Daemon.run(try Configuration(options, environment: environment)))
             case "prices":
-                if arguments.contains("--help") { print(Help.text); return }
-                let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: Configuration.pricesSpecs, environment: environment)
+                if arguments.contains("--help") {
+                    print(Help.text)
+                    return
+                }
+                let options = try ParsedOptions(
+                    arguments: Array(arguments.dropFirst()), specs: Configuration.pricesSpecs, environment: environment)
                 exit(await PricesCommand.run(try Configuration(options, environment: environment)))
             case let other?:
                 throw UsageError("unknown command \"\(other)\"; use run, prices, --help or --version")
@@ -69,9 +77,13 @@ enum Daemon {
             return ExitStatus.forStart(error)
         }
         if config.mqtt.tls?.insecure == true {
-            logger.warning("--mqtt-tls-insecure: the broker's certificate is not checked against \(config.mqtt.host); anyone who can intercept the connection can pose as the broker")
+            logger.warning(
+                "--mqtt-tls-insecure: the broker's certificate is not checked against \(config.mqtt.host); anyone who can intercept the connection can pose as the broker"
+            )
         }
-        logger.info("energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.host):\(config.mqtt.port)\(config.mqtt.tls == nil ? "" : " (TLS)") as \(config.mqtt.clientID), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)")
+        logger.info(
+            "energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.host):\(config.mqtt.port)\(config.mqtt.tls == nil ? "" : " (TLS)") as \(config.mqtt.clientID), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)"
+        )
 
         let running = Task { try await service.run() }
         let stopper = Task {

@@ -39,7 +39,9 @@ struct ParsedOptions {
             let body = argument.dropFirst(2)
             let name = String(body.split(separator: "=", maxSplits: 1).first ?? "")
             if name == "mqtt-password" {
-                throw UsageError("--mqtt-password is not accepted: a password on the command line is visible to every user; use --mqtt-password-file or ENERGYCLOCK_MQTT_PASSWORD")
+                throw UsageError(
+                    "--mqtt-password is not accepted: a password on the command line is visible to every user; use --mqtt-password-file or ENERGYCLOCK_MQTT_PASSWORD"
+                )
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
                 throw UsageError("unknown option --\(name); see --help")
@@ -115,7 +117,7 @@ struct ParsedOptions {
     func url(_ name: String) throws(UsageError) -> URL? {
         guard let text = values[name] else { return nil }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              url.host != nil
+            url.host != nil
         else {
             throw UsageError("\(origin(name)) must be an http:// or https:// URL, got \"\(text)\"")
         }

@@ -22,7 +22,7 @@ enum PricesCommand {
                 snapshot = await manager.loadAndFetchIfNeeded()
             }
             await manager.close()
-        } catch where error is UsageError || error is SettingsError {
+        } catch  where error is UsageError || error is SettingsError {
             FileHandle.standardError.write(Data("energyclock: \(error)\n".utf8))
             return 2
         } catch {
@@ -53,8 +53,10 @@ enum PricesCommand {
     static func table(_ snapshot: Snapshot, colored: Bool, dated: Bool) -> String {
         let calendar = snapshot.calendar
         let today = calendar.day(containing: snapshot.now)
-        var lines = ["energyclock prices: \(snapshot.source), \(snapshot.settings.resolution.rawValue) slots, \(snapshot.timeZone.identifier), EUR/kWh incl. VAT"
-            + (snapshot.stale ? " (stale: the last fetch failed)" : "")]
+        var lines = [
+            "energyclock prices: \(snapshot.source), \(snapshot.settings.resolution.rawValue) slots, \(snapshot.timeZone.identifier), EUR/kWh incl. VAT"
+                + (snapshot.stale ? " (stale: the last fetch failed)" : "")
+        ]
         let titles = dated ? ["", "Next day "] : ["Today ", "Tomorrow "]
         for (title, day, slots) in [(titles[0], today, snapshot.today), (titles[1], today.adding(days: 1), snapshot.tomorrow)] {
             lines.append("")
@@ -69,7 +71,8 @@ enum PricesCommand {
                 let mark = !dated && slot.slot.contains(snapshot.now) ? "  <- now" : ""
                 let minutes = Int(slot.slot.duration / 60)
                 let length = minutes == 60 ? "" : "  (\(minutes) min)"
-                var text = "  \(start.dropFirst(11).prefix(5)) \(start.suffix(6))  \(price.padding(toLength: 8, withPad: " ", startingAt: 0))  \(band.padding(toLength: 6, withPad: " ", startingAt: 0))\(length)\(mark)"
+                var text =
+                    "  \(start.dropFirst(11).prefix(5)) \(start.suffix(6))  \(price.padding(toLength: 8, withPad: " ", startingAt: 0))  \(band.padding(toLength: 6, withPad: " ", startingAt: 0))\(length)\(mark)"
                 while text.hasSuffix(" ") { text.removeLast() }
                 lines.append(colored ? ansi(slot.band) + text + "\u{1B}[0m" : text)
             }

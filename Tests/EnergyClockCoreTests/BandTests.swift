@@ -1,6 +1,6 @@
 import EnergyClockCore
-import Testing
 import EnergyClockTesting
+import Testing
 
 @Suite struct BandTests {
     let t = Thresholds(greenMax: 0.10, yellowMax: 0.20, orangeMax: 0.30)
@@ -36,8 +36,8 @@ import EnergyClockTesting
     // Expected values worked out by hand with numpy's linear rule: h = (n − 1)·p.
     @Test func fourValues() throws {
         let q = try #require(Thresholds.quartiles(of: [4, 1, 3, 2]))
-        #expect(q.greenMax == 1.75)   // h = 0.75 → 1 + 0.75·1
-        #expect(q.yellowMax == 2.5)   // h = 1.5 → 2 + 0.5·1
+        #expect(q.greenMax == 1.75)  // h = 0.75 → 1 + 0.75·1
+        #expect(q.yellowMax == 2.5)  // h = 1.5 → 2 + 0.5·1
         #expect(q.orangeMax == 3.25)  // h = 2.25 → 3 + 0.25·1
     }
 
@@ -49,8 +49,8 @@ import EnergyClockTesting
     @Test func unevenGaps() throws {
         // sorted 0.05 0.1 0.4 1.0 1.1 1.5; n − 1 = 5
         let q = try #require(Thresholds.quartiles(of: [1.5, 0.1, 1.0, 0.05, 1.1, 0.4]))
-        #expect(abs(q.greenMax - 0.175) < 1e-12)   // h = 1.25 → 0.1 + 0.25·0.3
-        #expect(abs(q.yellowMax - 0.7) < 1e-12)    // h = 2.5 → 0.4 + 0.5·0.6
+        #expect(abs(q.greenMax - 0.175) < 1e-12)  // h = 1.25 → 0.1 + 0.25·0.3
+        #expect(abs(q.yellowMax - 0.7) < 1e-12)  // h = 2.5 → 0.4 + 0.5·0.6
         #expect(abs(q.orangeMax - 1.075) < 1e-12)  // h = 3.75 → 1.0 + 0.75·0.1
     }
 

@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct EnergyZeroTests {
     /// The `base` series as (start, value) read independently with JSONSerialization.
@@ -64,14 +64,22 @@ import EnergyClockTesting
         let cases: [(String, SourceError.Problem)] = [
             ("", .emptyBody),
             ("{not json", .malformed("not valid JSON")),
-            (#"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"abc"}}]}"#,
-             .malformed("base[0].price.value is not a number")),
-            (#"{"base":[{"start":"later","end":"2025-12-15T23:15:00Z","price":{"value":"0.1"}}]}"#,
-             .malformed("base[0] has an unreadable time")),
-            (#"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"12"}}]}"#,
-             .invalidSlots(.outOfRange(price: 12, at: at("2025-12-15T23:00:00Z"), limit: 10))),
-            (#"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"nan"}}]}"#,
-             .invalidSlots(.nonFinite(at: at("2025-12-15T23:00:00Z")))),
+            (
+                #"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"abc"}}]}"#,
+                .malformed("base[0].price.value is not a number")
+            ),
+            (
+                #"{"base":[{"start":"later","end":"2025-12-15T23:15:00Z","price":{"value":"0.1"}}]}"#,
+                .malformed("base[0] has an unreadable time")
+            ),
+            (
+                #"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"12"}}]}"#,
+                .invalidSlots(.outOfRange(price: 12, at: at("2025-12-15T23:00:00Z"), limit: 10))
+            ),
+            (
+                #"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"nan"}}]}"#,
+                .invalidSlots(.nonFinite(at: at("2025-12-15T23:00:00Z")))
+            ),
         ]
         for (body, problem) in cases {
             #expect(throws: SourceError(source: "energyzero", problem: problem), "\(body)") {
@@ -82,7 +90,8 @@ import EnergyClockTesting
 
     @Test func requestUsesDayMonthYearAndQuarters() {
         let source = EnergyZeroSource(baseURL: URL(string: "http://127.0.0.1:9/base")!)
-        #expect(source.url(for: LocalDay(year: 2025, month: 12, day: 7)).absoluteString
-            == "http://127.0.0.1:9/base/public/v1/prices?energyType=ENERGY_TYPE_ELECTRICITY&date=07-12-2025&interval=INTERVAL_QUARTER")
+        #expect(
+            source.url(for: LocalDay(year: 2025, month: 12, day: 7)).absoluteString
+                == "http://127.0.0.1:9/base/public/v1/prices?energyType=ENERGY_TYPE_ELECTRICITY&date=07-12-2025&interval=INTERVAL_QUARTER")
     }
 }

@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct FailoverTests {
     let day = LocalDay(year: 2025, month: 12, day: 17)
@@ -9,7 +9,8 @@ import EnergyClockTesting
     @Test func aFailingSourceFallsBackAndReturnsWhenItHeals() async throws {
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
         let primary = MemorySource(id: "energyzero", slots: quarterDays(around: day))
-        let backup = MemorySource(id: "backup", slots: quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market + 1) })
+        let backup = MemorySource(
+            id: "backup", slots: quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market + 1) })
         primary.fail(true)
         let (manager, output) = try makeManager(clock: clock, source: primary, others: [backup])
         await manager.submit(request(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"]))
@@ -43,7 +44,7 @@ import EnergyClockTesting
             await first.close()
         }
         primary.fail(true)
-        await clock.advance(to: at("2025-12-17T14:00:00+01:00")) // Tomorrow is due, so a fetch happens.
+        await clock.advance(to: at("2025-12-17T14:00:00+01:00"))  // Tomorrow is due, so a fetch happens.
         let (manager, output) = try makeManager(clock: clock, source: primary, others: [empty], directory: directory)
         let run = await start(manager, clock)
         defer { run.cancel() }
@@ -65,10 +66,12 @@ import EnergyClockTesting
         #expect(await output.wait { $0.last?.source == "other" && $0.last?.current?.slot.market == 2 })
         await settle(clock)
         let fetchesOfA = a.requests.count
-        a.fail(true) // Going back must not need the network.
+        a.fail(true)  // Going back must not need the network.
         await manager.submit(request(#"{"source":"energyzero"}"#, sources: ids))
         #expect(await output.wait { $0.outcomes.count == 2 })
-        let back = output.snapshots.first { $0.source == "energyzero" && $0.settings.source == "energyzero" && $0.now == clock.now && $0.current?.slot.market == 0.10 }
+        let back = output.snapshots.first {
+            $0.source == "energyzero" && $0.settings.source == "energyzero" && $0.now == clock.now && $0.current?.slot.market == 0.10
+        }
         #expect(back != nil)
         #expect(back?.stale == false, "the cache is shown before any fetch could fail")
         // The switch asks the (now failing) network too, and its failure keeps the cache.

@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 /// Every input the fuzzers (fuzz/run.sh) found to crash a parser or exhaust its memory: each is
 /// now refused with an error.

@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct JSONTests {
     @Test(arguments: [
@@ -14,14 +14,17 @@ import EnergyClockTesting
         #expect(JSONValue.parse(Array(text.utf8)) == expected)
     }
 
-    @Test(arguments: ["", "tru", "01", "1.", ".5", "+1", "[1,]", "{\"a\":1,}", "{a:1}", "\"\u{1}\"", "[1] 2", "\"\\x\"",
-                      "\"\\ud83d\"", "NaN", "[" + String(repeating: "[", count: 300) + String(repeating: "]", count: 301)])
+    @Test(arguments: [
+        "", "tru", "01", "1.", ".5", "+1", "[1,]", "{\"a\":1,}", "{a:1}", "\"\u{1}\"", "[1] 2", "\"\\x\"",
+        "\"\\ud83d\"", "NaN", "[" + String(repeating: "[", count: 300) + String(repeating: "]", count: 301),
+    ])
     func rejectsInvalidJSON(text: String) {
         #expect(JSONValue.parse(Array(text.utf8)) == nil)
     }
 
     @Test func agreesWithFoundationOnTheFixtures() throws {
-        for name in ["electricity_quarter_response.json", "electricity_hour_response.json", "gas_day_response.json", "error_response.json"] {
+        for name in ["electricity_quarter_response.json", "electricity_hour_response.json", "gas_day_response.json", "error_response.json"]
+        {
             let bytes = fixture(name)
             let ours = try #require(JSONValue.parse(bytes))
             let theirs = try JSONSerialization.jsonObject(with: Data(bytes))

@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Synchronization
-import EnergyClockTesting
 
 /// A manager with a memory source and recording output over a fresh store.
 func makeManager(

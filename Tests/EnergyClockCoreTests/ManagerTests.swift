@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct ManagerTests {
     let day = LocalDay(year: 2025, month: 12, day: 17)

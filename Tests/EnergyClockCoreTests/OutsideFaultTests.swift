@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 /// Faults found by trying energyclock from the outside: each case here once went wrong.
 @Suite struct OutsideFaultTests {
@@ -33,7 +33,9 @@ import EnergyClockTesting
 
     @Test func noAcceptedStateIsTooLargeToReadBack() throws {
         let longest = "https://example.org/" + String(repeating: "p", count: SettingsField.maxURLBytes - 20)
-        var settings = try update(#"{"custom_url":"\#(longest)","fallback_sources":["entsoe","awattar","energycharts","custom"],"brightness":{"green":1,"yellow":2,"orange":3,"red":4}}"#)
+        var settings = try update(
+            #"{"custom_url":"\#(longest)","fallback_sources":["entsoe","awattar","energycharts","custom"],"brightness":{"green":1,"yellow":2,"orange":3,"red":4}}"#
+        )
         settings.palette = Dictionary(uniqueKeysWithValues: Band.allCases.map { ($0, RGBColor(red: 1, green: 2, blue: 3)) })
         #expect(settings.json.utf8.count < SettingsPatch.maxPayloadBytes)
         #expect(Settings.restore(json: settings.json, sources: ids).settings == settings)
@@ -62,13 +64,15 @@ import EnergyClockTesting
     }
 
     @Test func fallbackListsWithAHoleOrTheChosenSourceAreRefused() throws {
-        #expect { try SettingsPatch.parse(field: "fallback_sources", plain: Array("custom,,energyzero".utf8), sources: ids) }
-            throws: { "\($0)".contains("empty entry") }
+        #expect { try SettingsPatch.parse(field: "fallback_sources", plain: Array("custom,,energyzero".utf8), sources: ids) } throws: {
+            "\($0)".contains("empty entry")
+        }
         #expect { try update(#"{"fallback_sources":[""]}"#) } throws: { "\($0)".contains("empty entry") }
         #expect { try update(#"{"fallback_sources":["energyzero"]}"#) } throws: { "\($0)".contains("cannot be its own fallback") }
         let both = try update(#"{"source":"entsoe","fallback_sources":["energyzero"]}"#)
         #expect { try both.merged(SettingsPatch([.source: .text("energyzero")])) } throws: { "\($0)".contains("own fallback") }
-        #expect(try SettingsPatch.parse(field: "fallback_sources", plain: Array(" ".utf8), sources: ids).values[.fallbackSources] == .list([]))
+        #expect(
+            try SettingsPatch.parse(field: "fallback_sources", plain: Array(" ".utf8), sources: ids).values[.fallbackSources] == .list([]))
     }
 
     @Test func theBandFollowsThePublishedPrice() throws {
@@ -77,8 +81,9 @@ import EnergyClockTesting
         settings.vatPercent = 21
         let start = at("2026-01-15T00:00:00+01:00")
         let day = slots(from: start, count: 24, minutes: 60) { _ in 0.07 }
-        let snapshot = Snapshot.derive(now: start, calendar: amsterdam, settings: settings, slots: day,
-                                       source: "custom", stale: false, updatedAt: nil)
+        let snapshot = Snapshot.derive(
+            now: start, calendar: amsterdam, settings: settings, slots: day,
+            source: "custom", stale: false, updatedAt: nil)
         #expect(DecimalFormat.string(try #require(snapshot.current).price) == "0.0847")
         #expect(snapshot.current?.band == .green)
     }
@@ -93,8 +98,9 @@ import EnergyClockTesting
         let start = at("2026-01-15T00:00:00+01:00")
         let prices = [0.1000004, 0.1000006, 0.2000001, 0.2000009, 0.3000002, 0.3000008, 0.1000005, 0.2000005]
         let day = slots(from: start, count: 24, minutes: 60) { prices[$0 % prices.count] }
-        let snapshot = Snapshot.derive(now: start, calendar: amsterdam, settings: settings, slots: day,
-                                       source: "custom", stale: false, updatedAt: nil)
+        let snapshot = Snapshot.derive(
+            now: start, calendar: amsterdam, settings: settings, slots: day,
+            source: "custom", stale: false, updatedAt: nil)
         let t = try #require(snapshot.thresholds)
         let shown = [t.greenMax, t.yellowMax, t.orangeMax].map { Double(DecimalFormat.string($0))! }
         for slot in snapshot.today {

@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 /// Promises the README makes about the manager, each checked on its own.
 @Suite struct ManagerPromiseTests {
@@ -31,8 +31,9 @@ import EnergyClockTesting
         try store.save(old, source: "energyzero", fetchedAt: nil)
         try store.save(kept, source: "energyzero", fetchedAt: clock.now)
         store.close()
-        let (manager, _) = try makeManager(clock: clock, source: MemorySource(slots: kept), directory: directory,
-                                           policy: RefreshSchedule.Policy())
+        let (manager, _) = try makeManager(
+            clock: clock, source: MemorySource(slots: kept), directory: directory,
+            policy: RefreshSchedule.Policy())
         let run = await start(manager, clock)
         defer { run.cancel() }
         // 15 October is 63 days before 17 December: kept until that day ends, gone once 18 December begins.
@@ -87,7 +88,8 @@ import EnergyClockTesting
 
     @Test func aNullBrightnessStopsSettingIt() throws {
         let ids = ["energyzero"]
-        let set = try Settings.defaults.merged(SettingsPatch.parse(object: Array(#"{"brightness":{"green":64,"red":200}}"#.utf8), sources: ids))
+        let set = try Settings.defaults.merged(
+            SettingsPatch.parse(object: Array(#"{"brightness":{"green":64,"red":200}}"#.utf8), sources: ids))
         #expect(set.brightness == [.green: 64, .red: 200])
         let cleared = try set.merged(SettingsPatch.parse(object: Array(#"{"brightness":{"green":null}}"#.utf8), sources: ids))
         #expect(cleared.brightness == [.red: 200])

@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct ResolutionTests {
     @Test func hourIsTheTimeWeightedMeanOfItsQuarters() {
@@ -60,13 +60,18 @@ import EnergyClockTesting
     @Test func validationRejectsBadSlots() {
         let t = at("2026-01-01T00:00:00Z")
         func check(_ list: [PriceSlot]) -> SlotProblem? {
-            do { _ = try list.validated(); return nil } catch { return error }
+            do {
+                _ = try list.validated()
+                return nil
+            } catch { return error }
         }
         #expect(check([PriceSlot(start: t, end: t.addingTimeInterval(60), market: .nan)]) == .nonFinite(at: t))
         #expect(check([PriceSlot(start: t, end: t.addingTimeInterval(60), market: 10.5)]) == .outOfRange(price: 10.5, at: t, limit: 10))
         #expect(check([PriceSlot(start: t, end: t, market: 0.1)]) == .emptySlot(at: t))
-        let overlap = [PriceSlot(start: t, end: t.addingTimeInterval(120), market: 0.1),
-                       PriceSlot(start: t.addingTimeInterval(60), end: t.addingTimeInterval(180), market: 0.1)]
+        let overlap = [
+            PriceSlot(start: t, end: t.addingTimeInterval(120), market: 0.1),
+            PriceSlot(start: t.addingTimeInterval(60), end: t.addingTimeInterval(180), market: 0.1),
+        ]
         #expect(check(overlap) == .overlapOrUnsorted(at: t.addingTimeInterval(60)))
         #expect(check([PriceSlot(start: t, end: t.addingTimeInterval(60), market: -10)]) == nil)
     }

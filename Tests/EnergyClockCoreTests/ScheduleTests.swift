@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct ScheduleTests {
     let now = at("2026-03-29T10:00:00Z")
@@ -20,7 +20,8 @@ import EnergyClockTesting
         for _ in 0..<8 {
             schedule.failed(at: now, jitter: 0)
             guard case let .wait(until) = schedule.decide(now: now, need: need, nextEvent: .distantFuture) else {
-                Issue.record("expected a wait"); return
+                Issue.record("expected a wait")
+                return
             }
             delays.append(until.timeIntervalSince(now))
         }
@@ -39,8 +40,9 @@ import EnergyClockTesting
         #expect(schedule.failures == 0)
         #expect(schedule.notBefore == now.addingTimeInterval(300 * 1.1))
         // The next slot boundary comes first, so it wakes for that.
-        #expect(schedule.decide(now: now, need: .init(today: false, tomorrow: true), nextEvent: now.addingTimeInterval(60))
-            == .wait(until: now.addingTimeInterval(60)))
+        #expect(
+            schedule.decide(now: now, need: .init(today: false, tomorrow: true), nextEvent: now.addingTimeInterval(60))
+                == .wait(until: now.addingTimeInterval(60)))
         schedule.succeeded(at: now, stillNeeded: false, jitter: 0)
         #expect(schedule.notBefore == nil)
     }

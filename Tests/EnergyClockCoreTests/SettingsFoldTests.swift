@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct SettingsFoldTests {
     @Test func burstFoldsIntoOneCommitAndOnePublishWithAResultEach() async throws {
@@ -10,10 +10,10 @@ import EnergyClockTesting
         let (manager, output) = try makeManager(clock: clock, source: MemorySource(), directory: directory)
         let burst = [
             request(#"{"green_max":0.15}"#),
-            request(#"{"yellow_max":0.1}"#),          // invalid against the state before it
-            request(#"{"history_days":"x"}"#),        // invalid type
+            request(#"{"yellow_max":0.1}"#),  // invalid against the state before it
+            request(#"{"history_days":"x"}"#),  // invalid type
             request(#"{"yellow_max":0.25,"orange_max":0.35}"#),
-            request(#"{"green_max":0.2}"#),           // valid only because of the one before
+            request(#"{"green_max":0.2}"#),  // valid only because of the one before
         ]
         await manager.submit(burst)
         #expect(await output.wait { $0.outcomes.count == 5 })
@@ -23,7 +23,10 @@ import EnergyClockTesting
         let final = Thresholds(greenMax: 0.2, yellowMax: 0.25, orangeMax: 0.35)
         #expect(await manager.settings.thresholds == final)
         #expect(output.snapshots.first?.settings.thresholds == final)
-        guard case let .failure(error) = output.outcomes[1].result else { Issue.record("expected a failure"); return }
+        guard case let .failure(error) = output.outcomes[1].result else {
+            Issue.record("expected a failure")
+            return
+        }
         #expect(error == .thresholdsNotIncreasing(green: 0.15, yellow: 0.1, orange: 0.3))
 
         // Committed durably: a new manager on the same store starts with it.
@@ -39,9 +42,10 @@ import EnergyClockTesting
         #expect(await output.wait { $0.outcomes.count == 2 })
         #expect(output.snapshots.isEmpty)
         #expect(await manager.settings == .defaults)
-        #expect(output.outcomes.map(\.json) == [
-            #"{"ok":false,"error":"thresholds must increase strictly: green_max 1 < yellow_max 0.2 < orange_max 0.3 does not hold"}"#,
-            #"{"ok":false,"error":"payload is not valid JSON"}"#,
-        ])
+        #expect(
+            output.outcomes.map(\.json) == [
+                #"{"ok":false,"error":"thresholds must increase strictly: green_max 1 < yellow_max 0.2 < orange_max 0.3 does not hold"}"#,
+                #"{"ok":false,"error":"payload is not valid JSON"}"#,
+            ])
     }
 }

@@ -1,6 +1,6 @@
 import EnergyClockCore
-import Testing
 import EnergyClockTesting
+import Testing
 
 @Suite struct SettingsTests {
     let sources = ["energyzero"]
@@ -15,7 +15,10 @@ import EnergyClockTesting
 
     @Test func defaults() {
         let d = Settings.defaults
-        #expect(d.json == ##"{"source":"energyzero","color_mode":"absolute","green_max":0.1,"yellow_max":0.2,"orange_max":0.3,"history_days":7,"vat_percent":21,"surcharge":0,"resolution":"hour","zone":"NL","fallback_sources":[],"custom_url":"","custom_unit":"EUR/kWh","palette":{"green":"#34C759","yellow":"#FFCC00","orange":"#FF9500","red":"#FF3B30"},"brightness":{}}"##)
+        #expect(
+            d.json
+                == ##"{"source":"energyzero","color_mode":"absolute","green_max":0.1,"yellow_max":0.2,"orange_max":0.3,"history_days":7,"vat_percent":21,"surcharge":0,"resolution":"hour","zone":"NL","fallback_sources":[],"custom_url":"","custom_unit":"EUR/kWh","palette":{"green":"#34C759","yellow":"#FFCC00","orange":"#FF9500","red":"#FF3B30"},"brightness":{}}"##
+        )
         #expect(abs(d.consumerPrice(0.1) - 0.121) < 1e-12)
     }
 
@@ -100,8 +103,9 @@ import EnergyClockTesting
     }
 
     @Test func errorsReadWell() {
-        #expect(SettingsError.thresholdsNotIncreasing(green: 0.25, yellow: 0.2, orange: 0.3).description
-            == "thresholds must increase strictly: green_max 0.25 < yellow_max 0.2 < orange_max 0.3 does not hold")
+        #expect(
+            SettingsError.thresholdsNotIncreasing(green: 0.25, yellow: 0.2, orange: 0.3).description
+                == "thresholds must increase strictly: green_max 0.25 < yellow_max 0.2 < orange_max 0.3 does not hold")
         #expect(SettingsError.unknownField("x").description.contains("known fields: source, color_mode"))
     }
 

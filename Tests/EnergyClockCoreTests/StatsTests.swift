@@ -1,13 +1,14 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct StatsTests {
     func priced(_ prices: [Double], from start: Date, minutes: Int = 60) -> [PricedSlot] {
         prices.enumerated().map { i, price in
             let s = start.addingTimeInterval(Double(i * minutes * 60))
-            return PricedSlot(slot: PriceSlot(start: s, end: s.addingTimeInterval(Double(minutes * 60)), market: price), price: price, band: nil)
+            return PricedSlot(
+                slot: PriceSlot(start: s, end: s.addingTimeInterval(Double(minutes * 60)), market: price), price: price, band: nil)
         }
     }
 
@@ -17,7 +18,7 @@ import EnergyClockTesting
         #expect(stats.min == 0.10 && stats.max == 0.50 && stats.count == 5)
         #expect(abs(stats.mean - 0.24) < 1e-12)
         #expect(stats.median == 0.20)
-        #expect(stats.cheapest.slot.start == at("2026-01-15T01:00:00+01:00")) // The earliest of the two 0.10s.
+        #expect(stats.cheapest.slot.start == at("2026-01-15T01:00:00+01:00"))  // The earliest of the two 0.10s.
         #expect(stats.mostExpensive.slot.start == at("2026-01-15T04:00:00+01:00"))
         #expect(stats.rank(of: 0.20, in: slots) == 2)
         #expect(stats.rank(of: 0.10, in: slots) == 0)
@@ -33,7 +34,7 @@ import EnergyClockTesting
         #expect(two.start == at("2026-01-15T05:00:00Z") && two.end == at("2026-01-15T07:00:00Z"))
         #expect(abs(two.meanPrice - 0.05) < 1e-12)
         let three = try #require(PriceWindow.cheapest(hours: 3, in: slots, from: at("2026-01-15T00:10:00Z")))
-        #expect(three.start == at("2026-01-15T01:00:00Z")) // 0.4+0.1+0.2 = 0.7 < 0.9+0.05+0.05 = 1.0
+        #expect(three.start == at("2026-01-15T01:00:00Z"))  // 0.4+0.1+0.2 = 0.7 < 0.9+0.05+0.05 = 1.0
         #expect(PriceWindow.cheapest(hours: 8, in: slots, from: at("2026-01-15T00:10:00Z")) == nil)
         // Later in the day the past is out of reach; the current slot still counts.
         #expect(PriceWindow.cheapest(hours: 1, in: slots, from: at("2026-01-15T06:30:00Z"))?.start == at("2026-01-15T06:00:00Z"))
@@ -41,7 +42,7 @@ import EnergyClockTesting
 
     @Test func windowsNeverSpanAGap() throws {
         var slots = priced([0.1, 0.1, 5, 0.1], from: at("2026-01-15T00:00:00Z"))
-        slots.remove(at: 2) // 02:00–03:00 unknown.
+        slots.remove(at: 2)  // 02:00–03:00 unknown.
         let two = try #require(PriceWindow.cheapest(hours: 2, in: slots, from: at("2026-01-15T00:00:00Z")))
         #expect(two.start == at("2026-01-15T00:00:00Z"))
         #expect(PriceWindow.cheapest(hours: 3, in: slots, from: at("2026-01-15T00:00:00Z")) == nil)

@@ -1,8 +1,8 @@
 import CSQLite
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 /// Runs `sql` on the database at `path` directly, as an older version or a broken disk would
 /// have left it; returns the first column of every row.

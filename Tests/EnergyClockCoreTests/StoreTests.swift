@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct StoreTests {
     @Test func savesReplacesAndTrimsPerSource() throws {

@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 @Suite struct TimeTests {
     @Test func daylightSavingDaysHave23And25Hours() {
@@ -44,7 +44,10 @@ import EnergyClockTesting
 
     @Test func manualClockWakesSleepersOnlyWhenPassed() async throws {
         let clock = ManualClock(start: at("2026-01-01T00:00:00Z"))
-        let woke = Task { try await clock.sleep(until: at("2026-01-01T00:15:00Z")); return clock.now }
+        let woke = Task {
+            try await clock.sleep(until: at("2026-01-01T00:15:00Z"))
+            return clock.now
+        }
         while clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
         await clock.advance(to: at("2026-01-01T00:14:59Z"))
         #expect(clock.sleeperCount == 1)

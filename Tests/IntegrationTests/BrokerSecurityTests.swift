@@ -1,8 +1,8 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 /// TLS, logins and ACLs against a real mosquitto, through the binary.
 @Suite(.timeLimit(.minutes(2)))
@@ -11,10 +11,16 @@ struct BrokerSecurityTests {
         ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }.merging(extra) { $1 }
     }
 
-    func daemon(port: Int, host: String = "127.0.0.1", state: URL = temporaryDirectory(), _ extra: [String], env: [String: String] = [:]) throws -> ChildProcess {
-        try ChildProcess(ProcessTests.binary, ["run", "--mqtt-host", host, "--mqtt-port", "\(port)", "--state-dir", state.path,
-                                               "--energyzero-url", "http://127.0.0.1:9", "--log-level", "debug"] + extra,
-                         environment: environment(env))
+    func daemon(port: Int, host: String = "127.0.0.1", state: URL = temporaryDirectory(), _ extra: [String], env: [String: String] = [:])
+        throws -> ChildProcess
+    {
+        try ChildProcess(
+            ProcessTests.binary,
+            [
+                "run", "--mqtt-host", host, "--mqtt-port", "\(port)", "--state-dir", state.path,
+                "--energyzero-url", "http://127.0.0.1:9", "--log-level", "debug",
+            ] + extra,
+            environment: environment(env))
     }
 
     /// Waits until `text` shows in the log, or the time is up.
@@ -37,10 +43,13 @@ struct BrokerSecurityTests {
 
         // Another CA, and a host name the certificate does not name: refused, said once, retried, alive.
         let unknownCA = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("other-ca.crt"), "--topic-prefix", "unknown"])
-        let wrongHost = try daemon(port: broker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--topic-prefix", "renamed"])
+        let wrongHost = try daemon(
+            port: broker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--topic-prefix", "renamed"])
         #expect(await waitFor("not trusted (signed by an unknown CA", in: unknownCA), "\(unknownCA.log)")
-        let mismatchBroker = try await TestBroker.start(extraConfig: certs.listener(certificate: "wrong-name", plainPort: try TestBroker.freePort()))
-        let mismatch = try daemon(port: mismatchBroker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--topic-prefix", "mismatch"])
+        let mismatchBroker = try await TestBroker.start(
+            extraConfig: certs.listener(certificate: "wrong-name", plainPort: try TestBroker.freePort()))
+        let mismatch = try daemon(
+            port: mismatchBroker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--topic-prefix", "mismatch"])
         #expect(await waitFor("does not name localhost (host name mismatch)", in: mismatch), "\(mismatch.log)")
         #expect(await waitFor("connected to", in: wrongHost), "localhost is named by the server certificate: \(wrongHost.log)")
         try await Task.sleep(for: .seconds(3))
@@ -52,7 +61,8 @@ struct BrokerSecurityTests {
         #expect(!live.messages.contains { $0.topic.hasPrefix("unknown/") || $0.topic.hasPrefix("mismatch/") })
 
         // --mqtt-tls-insecure accepts the wrong name, and says so.
-        let insecure = try daemon(port: mismatchBroker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-tls-insecure"])
+        let insecure = try daemon(
+            port: mismatchBroker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-tls-insecure"])
         #expect(await waitFor("connected to", in: insecure), "\(insecure.log)")
         #expect(insecure.log.contains("WARNING [energyclock] --mqtt-tls-insecure"))
 
@@ -65,13 +75,22 @@ struct BrokerSecurityTests {
 
     @Test func mutualTLSNeedsTheClientCertificate() async throws {
         let certs = try await TestCertificates.make()
-        let broker = try await TestBroker.start(extraConfig: certs.listener(requireClientCertificate: true, plainPort: try TestBroker.freePort()))
-        let with = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-cert-file", certs.path("client.crt"),
-                                                  "--mqtt-key-file", certs.path("client.key")])
+        let broker = try await TestBroker.start(
+            extraConfig: certs.listener(requireClientCertificate: true, plainPort: try TestBroker.freePort()))
+        let with = try daemon(
+            port: broker.port,
+            [
+                "--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-cert-file", certs.path("client.crt"),
+                "--mqtt-key-file", certs.path("client.key"),
+            ])
         let without = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("ca.crt")])
-        let encrypted = try daemon(port: broker.port, ["--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-cert-file", certs.path("client.crt"),
-                                                       "--mqtt-key-file", certs.path("client-encrypted.key"),
-                                                       "--mqtt-key-password-file", certs.path("passphrase")])
+        let encrypted = try daemon(
+            port: broker.port,
+            [
+                "--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-cert-file", certs.path("client.crt"),
+                "--mqtt-key-file", certs.path("client-encrypted.key"),
+                "--mqtt-key-password-file", certs.path("passphrase"),
+            ])
         #expect(await waitFor("connected to", in: with), "\(with.log)")
         #expect(await waitFor("connected to", in: encrypted), "\(encrypted.log)")
         #expect(!encrypted.log.contains(TestCertificates.keyPassphrase))
@@ -92,7 +111,8 @@ struct BrokerSecurityTests {
         (["--mqtt-tls=false", "--mqtt-ca-file", "/etc/hostname"], "--mqtt-tls is false, but TLS options are given"),
     ])
     func badTLSFilesExitWithStatus2NamingThem(arguments: [String], message: String) async throws {
-        let process = try ChildProcess(ProcessTests.binary, ["run", "--state-dir", temporaryDirectory().path] + arguments, environment: environment())
+        let process = try ChildProcess(
+            ProcessTests.binary, ["run", "--state-dir", temporaryDirectory().path] + arguments, environment: environment())
         #expect(await process.waitForExit(timeout: 10) == 2)
         #expect(process.log.contains(message), "\(process.log)")
     }
@@ -101,11 +121,14 @@ struct BrokerSecurityTests {
         let directory = temporaryDirectory()
         let passwords = directory.appendingPathComponent("passwd").path
         for (user, password) in [("clock", "s3cret word"), ("watcher", "look")] {
-            let maker = try ChildProcess("/usr/bin/mosquitto_passwd", (FileManager.default.fileExists(atPath: passwords) ? [] : ["-c"]) + ["-b", passwords, user, password])
+            let maker = try ChildProcess(
+                "/usr/bin/mosquitto_passwd",
+                (FileManager.default.fileExists(atPath: passwords) ? [] : ["-c"]) + ["-b", passwords, user, password])
             #expect(await maker.waitForExit(timeout: 10) == 0, "\(maker.log)")
         }
         let acl = directory.appendingPathComponent("acl").path
-        try "user clock\ntopic readwrite energyclock/#\ntopic readwrite homeassistant/#\n\nuser watcher\ntopic read #\ntopic readwrite recorder/#\n"
+        try
+            "user clock\ntopic readwrite energyclock/#\ntopic readwrite homeassistant/#\n\nuser watcher\ntopic read #\ntopic readwrite recorder/#\n"
             .write(toFile: acl, atomically: true, encoding: .utf8)
         for file in [passwords, acl] { chmod(file, 0o644) }
         chmod(directory.path, 0o755)
@@ -125,8 +148,9 @@ struct BrokerSecurityTests {
         // The right one from the environment; prices that cover now, so the lamp is driven.
         let state = try stateWithCurrentPrices()
         let live = try await TopicRecorder(port: broker.port, filter: "#", username: "watcher", password: "look")
-        let daemon = try daemon(port: broker.port, state: state, ["--mqtt-username", "clock", "--led", "z2m:lamp", "--led", "json:energyclock/lamp"],
-                                env: ["ENERGYCLOCK_MQTT_PASSWORD": "s3cret word"])
+        let daemon = try daemon(
+            port: broker.port, state: state, ["--mqtt-username", "clock", "--led", "z2m:lamp", "--led", "json:energyclock/lamp"],
+            env: ["ENERGYCLOCK_MQTT_PASSWORD": "s3cret word"])
         #expect(await live.wait(for: "energyclock/color") { $0 == "green" } != nil, "\(daemon.log)")
         #expect(await live.wait(for: "energyclock/lamp") { $0.contains("green") } != nil)
         #expect(await waitFor("refused a publish to zigbee2mqtt/lamp/set (Not authorized)", in: daemon), "\(daemon.log)")

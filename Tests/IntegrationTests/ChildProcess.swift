@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
-import EnergyClockTesting
+    import Glibc
+    import EnergyClockTesting
 #endif
 
 /// A child process started with posix_spawn and reaped with waitpid, so waiting never

@@ -1,8 +1,8 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 /// The binary under the conditions a long-running daemon meets: other daemons, damaged or
 /// forbidden state, signals, floods of refused input and SIGKILL at any moment.
@@ -13,10 +13,12 @@ struct DaemonSafetyTests {
     }
 
     func daemon(_ broker: TestBroker, state: String, _ extra: [String] = [], http: TestHTTPServer? = nil) throws -> ChildProcess {
-        try ChildProcess(ProcessTests.binary, [
-            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", state,
-            "--energyzero-url", http?.baseURL.absoluteString ?? "http://127.0.0.1:9",
-        ] + extra, environment: environment())
+        try ChildProcess(
+            ProcessTests.binary,
+            [
+                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", state,
+                "--energyzero-url", http?.baseURL.absoluteString ?? "http://127.0.0.1:9",
+            ] + extra, environment: environment())
     }
 
     @Test func aSecondDaemonOnOneStateDirectoryRefusesToStartWhilePricesStillReads() async throws {
@@ -29,8 +31,9 @@ struct DaemonSafetyTests {
         let second = try daemon(broker, state: state, ["--mqtt-client-id", "second-\(UUID().uuidString)"])
         #expect(await second.waitForExit(timeout: 10) == 3)
         #expect(second.log.contains("another energyclock (pid \(first.pid)) is running with it"), "\(second.log)")
-        let prices = try ChildProcess(ProcessTests.binary, ["prices", "--json", "--state-dir", state, "--energyzero-url", "http://127.0.0.1:9"],
-                                      environment: environment())
+        let prices = try ChildProcess(
+            ProcessTests.binary, ["prices", "--json", "--state-dir", state, "--energyzero-url", "http://127.0.0.1:9"],
+            environment: environment())
         let status = await prices.waitForExit(timeout: 20)
         #expect(status == 0 || status == 1, "\(prices.log)")
         #expect(!prices.log.contains("lock"))
@@ -87,9 +90,11 @@ struct DaemonSafetyTests {
         for (directory, message) in cases {
             let command = asRoot ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", binary] : [binary]
             func start() throws -> ChildProcess {
-                try ChildProcess(command[0], Array(command.dropFirst()) + [
-                    "run", "--state-dir", directory, "--mqtt-host", "127.0.0.1", "--mqtt-port", "9",
-                ], environment: environment())
+                try ChildProcess(
+                    command[0],
+                    Array(command.dropFirst()) + [
+                        "run", "--state-dir", directory, "--mqtt-host", "127.0.0.1", "--mqtt-port", "9",
+                    ], environment: environment())
             }
             var process = try start()
             var status = await process.waitForExit(timeout: 10)
@@ -229,7 +234,9 @@ struct DaemonSafetyTests {
         #expect(lastAcknowledged > 0)
         let last = try daemon(broker, state: state.path, http: http)
         while !last.log.contains("connected to"), last.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        let published = await live.wait(for: "energyclock/settings") { (object($0)?["surcharge"] as? Double).map { $0 * 1e6 >= Double(lastAcknowledged) - 0.5 } == true }
+        let published = await live.wait(for: "energyclock/settings") {
+            (object($0)?["surcharge"] as? Double).map { $0 * 1e6 >= Double(lastAcknowledged) - 0.5 } == true
+        }
         #expect(published != nil)
         last.signal(SIGTERM)
         #expect(await last.waitForExit(timeout: 20) == 0)

@@ -1,9 +1,9 @@
 import EnergyClockCore
 import EnergyClockPublisher
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 /// Home Assistant discovery, LEDs, line protocol and the extra retained topics, on a real broker.
 @Suite(.timeLimit(.minutes(1)))
@@ -21,17 +21,19 @@ struct DiscoveryAndLEDTests {
         #expect(ha.all("homeassistant/sensor/energyclock/price/config").count == 1)
         let all = ha.messages.filter { $0.topic.hasSuffix("/config") }
         // The entities documented in the README, written out.
-        let expected = ["sensor/energyclock/price", "sensor/energyclock/band", "sensor/energyclock/next_price", "sensor/energyclock/today_min",
-                        "sensor/energyclock/today_max", "sensor/energyclock/today_average", "sensor/energyclock/cheapest_start",
-                        "sensor/energyclock/dearest_start", "binary_sensor/energyclock/stale", "select/energyclock/color_mode",
-                        "select/energyclock/source", "select/energyclock/resolution", "select/energyclock/zone", "number/energyclock/green_max",
-                        "number/energyclock/yellow_max", "number/energyclock/orange_max", "number/energyclock/history_days",
-                        "number/energyclock/vat_percent", "number/energyclock/surcharge", "button/energyclock/refresh"]
-            .map { "homeassistant/\($0)/config" }
+        let expected = [
+            "sensor/energyclock/price", "sensor/energyclock/band", "sensor/energyclock/next_price", "sensor/energyclock/today_min",
+            "sensor/energyclock/today_max", "sensor/energyclock/today_average", "sensor/energyclock/cheapest_start",
+            "sensor/energyclock/dearest_start", "binary_sensor/energyclock/stale", "select/energyclock/color_mode",
+            "select/energyclock/source", "select/energyclock/resolution", "select/energyclock/zone", "number/energyclock/green_max",
+            "number/energyclock/yellow_max", "number/energyclock/orange_max", "number/energyclock/history_days",
+            "number/energyclock/vat_percent", "number/energyclock/surcharge", "button/energyclock/refresh",
+        ]
+        .map { "homeassistant/\($0)/config" }
         #expect(Set(all.map(\.topic)) == Set(expected))
         let late = try await TopicRecorder(port: broker.port, filter: "homeassistant/#")
         _ = await late.wait(count: 1, on: "homeassistant/button/energyclock/refresh/config")
-        #expect(late.messages.filter(\.retain).count == expected.count) // Retained, so a late Home Assistant finds them.
+        #expect(late.messages.filter(\.retain).count == expected.count)  // Retained, so a late Home Assistant finds them.
         await late.stop()
         var uniqueIDs = Set<String>()
         for message in all {
@@ -39,7 +41,9 @@ struct DiscoveryAndLEDTests {
             let parts = message.topic.split(separator: "/")
             #expect(parts.count == 5 && parts[2] == "energyclock")
             #expect(parts[3].allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" })
-            for key in ["name", "unique_id", "availability_topic", "device"] { #expect(config[key] != nil, "\(message.topic) lacks \(key)") }
+            for key in ["name", "unique_id", "availability_topic", "device"] {
+                #expect(config[key] != nil, "\(message.topic) lacks \(key)")
+            }
             #expect(config["state_topic"] != nil || config["command_topic"] != nil)
             #expect(uniqueIDs.insert(config["unique_id"] as! String).inserted)
             let device = try #require(config["device"] as? [String: Any])
@@ -110,10 +114,12 @@ struct DiscoveryAndLEDTests {
         let options = PublisherOptions(leds: leds, z2mBaseTopic: "z2m")
         let spy = try await TopicRecorder(port: broker.port, filter: "#")
         // Dearer than every threshold: red, drawn in the user's own red at brightness 200.
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: start), settings: [
-            .greenMax: .number(-0.3), .yellowMax: .number(-0.2), .orangeMax: .number(-0.1),
-            .palette: .colors([.red: RGBColor(red: 0xAB, green: 0x01, blue: 0x02)]), .brightness: .levels([.red: 200]),
-        ], options: options)
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: start),
+            settings: [
+                .greenMax: .number(-0.3), .yellowMax: .number(-0.2), .orangeMax: .number(-0.1),
+                .palette: .colors([.red: RGBColor(red: 0xAB, green: 0x01, blue: 0x02)]), .brightness: .levels([.red: 200]),
+            ], options: options)
         #expect(await spy.wait(for: "wled/kitchen/col") == "#AB0102")
         #expect(await spy.wait(for: "wled/kitchen") == "200")
         #expect(await spy.wait(for: "z2m/Desk lamp/set") == ##"{"state":"ON","color":{"hex":"#AB0102"},"brightness":200}"##)
@@ -132,8 +138,9 @@ struct DiscoveryAndLEDTests {
 
     @Test func lineProtocolAndCheapestWindowsArePublished() async throws {
         let broker = try await TestBroker.start()
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: start),
-                                         options: PublisherOptions(cheapestHours: [1, 3]))
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: start),
+            options: PublisherOptions(cheapestHours: [1, 3]))
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         let line = try #require(await live.wait(for: "energyclock/influx"))
         let market = FixtureTruth.hourMean(at("2025-12-17T09:00:00Z"))
@@ -148,7 +155,8 @@ struct DiscoveryAndLEDTests {
         // Checked against a plain scan of the fixture: every run of three hours from 10:00 to the end of the 18th.
         let hours = (0..<38).map { at("2025-12-17T09:00:00Z").addingTimeInterval(Double($0) * 3600) }
         let best = (0...(hours.count - 3)).min { a, b in
-            (a..<(a + 3)).map { FixtureTruth.hourMean(hours[$0]) }.reduce(0, +) < (b..<(b + 3)).map { FixtureTruth.hourMean(hours[$0]) }.reduce(0, +)
+            (a..<(a + 3)).map { FixtureTruth.hourMean(hours[$0]) }.reduce(0, +)
+                < (b..<(b + 3)).map { FixtureTruth.hourMean(hours[$0]) }.reduce(0, +)
         }!
         #expect(at(three["start"] as! String) == hours[best])
         let mean = (best..<(best + 3)).map { FixtureTruth.hourMean(hours[$0]) * 1.21 }.reduce(0, +) / 3

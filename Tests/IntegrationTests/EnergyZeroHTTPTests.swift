@@ -1,7 +1,7 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 /// The EnergyZero source over real HTTP on loopback: what each kind of bad answer becomes.
 @Suite(.timeLimit(.minutes(1)))
@@ -9,7 +9,9 @@ struct EnergyZeroHTTPTests {
     let day = LocalDay(year: 2025, month: 12, day: 17)
     let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
 
-    func fetch(_ response: TestHTTPServer.Response, timeout: Double = 2, maxBody: Int = 1 << 20) async throws -> Result<[PriceSlot], SourceError> {
+    func fetch(_ response: TestHTTPServer.Response, timeout: Double = 2, maxBody: Int = 1 << 20) async throws -> Result<
+        [PriceSlot], SourceError
+    > {
         let server = try TestHTTPServer { _ in response }
         let source = EnergyZeroSource(baseURL: server.baseURL, http: HTTPClient(timeout: timeout, maxBodyBytes: maxBody))
         do { return .success(try await source.fetch(day: day, calendar: calendar, settings: .defaults)) } catch { return .failure(error) }
@@ -29,7 +31,8 @@ struct EnergyZeroHTTPTests {
     @Test func badRequestCarriesTheServersMessage() async throws {
         let result = try await fetch(.json(fixture("error_response.json"), status: 400))
         guard case let .failure(error) = result, case let .httpStatus(400, detail) = error.problem else {
-            Issue.record("expected HTTP 400, got \(result)"); return
+            Issue.record("expected HTTP 400, got \(result)")
+            return
         }
         #expect(detail.hasPrefix("invalid DailyEnergyPricesRequest.Date"))
         #expect(error.description.hasPrefix("energyzero: HTTP 400: invalid"))

@@ -1,5 +1,5 @@
-import Foundation
 import EnergyClockTesting
+import Foundation
 
 /// Independent reading of the EnergyZero fixture, for checking what the daemon publishes.
 enum FixtureTruth {

@@ -1,8 +1,8 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 /// Hundreds of hostile payloads against the real binary: each is refused with a reason a person
 /// can read, and nothing the daemon owns changes, on the broker or on disk.
@@ -25,12 +25,17 @@ struct HostileCorpusTests {
         func field(_ name: String, _ text: String) -> Probe { Probe(topic: "energyclock/settings/\(name)/set", payload: Array(text.utf8)) }
         var probes: [Probe] = []
         // Not UTF-8, not JSON, not an object.
-        probes += [[0xFF, 0xFE], [0x7B, 0xC3, 0x28, 0x7D], Array(#"{"zone":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), [0x00], [0xEF, 0xBB, 0xBF]]
-            .map { Probe(topic: set, payload: $0) }
-        probes += ["", " ", "{", "}", "{oops", "[", "nul", "tru", #"{"a":}"#, #"{"green_max":0.1,}"#, "{'green_max':0.1}",
-                   #"{"green_max" 0.1}"#, #""str"#, "1", #""x""#, "[]", "[{}]", "null", "true", "false", "0", "-1", "1e5", "{}",
-                   #"{"green_max":0.05}x"#, #"{"green_max":01}"#, #"{"green_max":.5}"#, #"{"green_max":+1}"#, #"{"green_max":1.}"#]
-            .map(object)
+        probes += [
+            [0xFF, 0xFE], [0x7B, 0xC3, 0x28, 0x7D], Array(#"{"zone":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8), [0x00],
+            [0xEF, 0xBB, 0xBF],
+        ]
+        .map { Probe(topic: set, payload: $0) }
+        probes += [
+            "", " ", "{", "}", "{oops", "[", "nul", "tru", #"{"a":}"#, #"{"green_max":0.1,}"#, "{'green_max':0.1}",
+            #"{"green_max" 0.1}"#, #""str"#, "1", #""x""#, "[]", "[{}]", "null", "true", "false", "0", "-1", "1e5", "{}",
+            #"{"green_max":0.05}x"#, #"{"green_max":01}"#, #"{"green_max":.5}"#, #"{"green_max":+1}"#, #"{"green_max":1.}"#,
+        ]
+        .map(object)
         probes.append(object(String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)))
         probes.append(object(String(repeating: #"{"a":"#, count: 10_000) + "1" + String(repeating: "}", count: 10_000)))
         probes.append(object(#"{"zone":""# + String(repeating: "A", count: 10 << 20) + #""}"#))
@@ -47,48 +52,70 @@ struct HostileCorpusTests {
             probes.append(object(#"{"\#(name)":[0.1]}"#))
             probes.append(object(#"{"\#(name)":true}"#))
         }
-        for (name, value) in [("vat_percent", "101"), ("vat_percent", "-1"), ("surcharge", "6"), ("surcharge", "-2"), ("green_max", "-11"),
-                              ("orange_max", "11"), ("history_days", "0"), ("history_days", "61"), ("history_days", "1.5"), ("history_days", "-0"),
-                              ("history_days", "7.0000001"), ("history_days", "1e9")] {
+        for (name, value) in [
+            ("vat_percent", "101"), ("vat_percent", "-1"), ("surcharge", "6"), ("surcharge", "-2"), ("green_max", "-11"),
+            ("orange_max", "11"), ("history_days", "0"), ("history_days", "61"), ("history_days", "1.5"), ("history_days", "-0"),
+            ("history_days", "7.0000001"), ("history_days", "1e9"),
+        ] {
             probes.append(object(#"{"\#(name)":\#(value)}"#))
             probes.append(field(name, value))
         }
         probes.append(object(#"{"history_days":"7"}"#))
         // Thresholds out of order once merged.
-        probes += [#"{"green_max":0.25}"#, #"{"orange_max":0.15}"#, #"{"yellow_max":0.05}"#, #"{"green_max":0.3,"yellow_max":0.2,"orange_max":0.1}"#,
-                   #"{"green_max":-0,"yellow_max":-0}"#, #"{"green_max":0.1000001,"yellow_max":0.1000004}"#].map(object)
+        probes += [
+            #"{"green_max":0.25}"#, #"{"orange_max":0.15}"#, #"{"yellow_max":0.05}"#,
+            #"{"green_max":0.3,"yellow_max":0.2,"orange_max":0.1}"#,
+            #"{"green_max":-0,"yellow_max":-0}"#, #"{"green_max":0.1000001,"yellow_max":0.1000004}"#,
+        ].map(object)
         // Null and wrong types for every other field.
-        for name in ["source", "color_mode", "resolution", "zone", "fallback_sources", "custom_url", "custom_unit", "palette", "brightness"] {
+        for name in [
+            "source", "color_mode", "resolution", "zone", "fallback_sources", "custom_url", "custom_unit", "palette", "brightness",
+        ] {
             probes.append(object(#"{"\#(name)":null}"#))
             probes.append(object(#"{"\#(name)":1}"#))
         }
-        probes += [#"{"zone":["NL"]}"#, #"{"zone":"XX"}"#, #"{"zone":"nl"}"#, #"{"source":"nordpool"}"#, #"{"source":""}"#, #"{"color_mode":"RELATIVE"}"#,
-                   #"{"resolution":"minute"}"#, #"{"custom_unit":"USD/kWh"}"#, #"{"fallback_sources":"entsoe"}"#, #"{"fallback_sources":["energyzero"]}"#,
-                   #"{"fallback_sources":["entsoe","entsoe"]}"#, #"{"fallback_sources":[1]}"#, #"{"fallback_sources":[""]}"#,
-                   ##"{"palette":"red=#FF0000"}"##, #"{"palette":{"red":"red"}}"#, ##"{"palette":{"purple":"#000000"}}"##, ##"{"palette":{"red":"#FF00"}}"##,
-                   #"{"brightness":{"green":256}}"#, #"{"brightness":{"green":-1}}"#, #"{"brightness":{"green":1.5}}"#, #"{"brightness":{"blue":1}}"#,
-                   #"{"custom_url":"https://example.org/p.json"}"#, #"{"custom_url":"ftp://x"}"#, #"{"custom_url":"javascript:alert(1)"}"#,
-                   #"{"colour":"red"}"#, #"{"GREEN_MAX":0.1}"#, #"{"":1}"#, #"{"green_max":0.05,"x":1}"#,
-                   #"{"zone":"NL\n2099-01-01T00:00:00Z ERROR [manager] FORGED LINE"}"#].map(object)
+        probes += [
+            #"{"zone":["NL"]}"#, #"{"zone":"XX"}"#, #"{"zone":"nl"}"#, #"{"source":"nordpool"}"#, #"{"source":""}"#,
+            #"{"color_mode":"RELATIVE"}"#,
+            #"{"resolution":"minute"}"#, #"{"custom_unit":"USD/kWh"}"#, #"{"fallback_sources":"entsoe"}"#,
+            #"{"fallback_sources":["energyzero"]}"#,
+            #"{"fallback_sources":["entsoe","entsoe"]}"#, #"{"fallback_sources":[1]}"#, #"{"fallback_sources":[""]}"#,
+            ##"{"palette":"red=#FF0000"}"##, #"{"palette":{"red":"red"}}"#, ##"{"palette":{"purple":"#000000"}}"##,
+            ##"{"palette":{"red":"#FF00"}}"##,
+            #"{"brightness":{"green":256}}"#, #"{"brightness":{"green":-1}}"#, #"{"brightness":{"green":1.5}}"#,
+            #"{"brightness":{"blue":1}}"#,
+            #"{"custom_url":"https://example.org/p.json"}"#, #"{"custom_url":"ftp://x"}"#, #"{"custom_url":"javascript:alert(1)"}"#,
+            #"{"colour":"red"}"#, #"{"GREEN_MAX":0.1}"#, #"{"":1}"#, #"{"green_max":0.05,"x":1}"#,
+            #"{"zone":"NL\n2099-01-01T00:00:00Z ERROR [manager] FORGED LINE"}"#,
+        ].map(object)
         // Plain values for the other fields.
-        probes += [("color_mode", "RELATIVE"), ("color_mode", ""), ("resolution", "minute"), ("zone", "XX"), ("zone", "nl"), ("source", "nordpool"),
-                   ("fallback_sources", "custom,,energyzero"), ("fallback_sources", "energyzero"), ("fallback_sources", "x"), ("fallback_sources", ","),
-                   ("fallback_sources", "entsoe,entsoe"), ("palette", "red"), ("palette", "red=#GG0000"), ("palette", "purple=#000000"),
-                   ("brightness", "green=256"), ("brightness", "green=x"), ("brightness", "green"), ("custom_url", "http://example.org/p.json"),
-                   ("custom_unit", "EUR/GWh"), ("GREEN_MAX", "0.1"), ("colour", "red"), ("", "1"), ("%", "1"), ("zone", "NL\nFORGED")]
-            .map { field($0.0, $0.1) }
+        probes += [
+            ("color_mode", "RELATIVE"), ("color_mode", ""), ("resolution", "minute"), ("zone", "XX"), ("zone", "nl"),
+            ("source", "nordpool"),
+            ("fallback_sources", "custom,,energyzero"), ("fallback_sources", "energyzero"), ("fallback_sources", "x"),
+            ("fallback_sources", ","),
+            ("fallback_sources", "entsoe,entsoe"), ("palette", "red"), ("palette", "red=#GG0000"), ("palette", "purple=#000000"),
+            ("brightness", "green=256"), ("brightness", "green=x"), ("brightness", "green"), ("custom_url", "http://example.org/p.json"),
+            ("custom_unit", "EUR/GWh"), ("GREEN_MAX", "0.1"), ("colour", "red"), ("", "1"), ("%", "1"), ("zone", "NL\nFORGED"),
+        ]
+        .map { field($0.0, $0.1) }
         probes += [[0xFF], [0xC3, 0x28], [0xED, 0xA0, 0x80]].map { Probe(topic: "energyclock/settings/zone/set", payload: $0) }
         // Retained commands, live.
         probes.append(Probe(topic: set, payload: Array(#"{"green_max":0.111}"#.utf8), retain: true))
         probes.append(Probe(topic: "energyclock/settings/history_days/set", payload: Array("9".utf8), retain: true))
         // MQTT 5 requests with every kind of response topic (and a payload that is refused).
-        for address in ["energyclock/price", "energyclock/settings/set", "energyclock/settings/green_max/set", "energyclock/status", "energyclock",
-                        "homeassistant/sensor/energyclock/price/config", "homeassistant/status", "$SYS/broker/x", "reply/ok", "reply/ok/deeper"] {
+        for address in [
+            "energyclock/price", "energyclock/settings/set", "energyclock/settings/green_max/set", "energyclock/status", "energyclock",
+            "homeassistant/sensor/energyclock/price/config", "homeassistant/status", "$SYS/broker/x", "reply/ok", "reply/ok/deeper",
+        ] {
             probes.append(Probe(topic: set, payload: Array(#"{"green_max":"x"}"#.utf8), responseTopic: address))
         }
         // Topics that are no command: no answer at all.
-        for topic in ["energyclock/settings/set/extra", "energyclock/settings/green_max/set/x", "energyclock/settings/green_max",
-                      "energyclock/setting/set", "energyclock/Settings/set", "energyclock/settings/a/b/set", "energyclock/refresh/x", "energyclock/settingsset"] {
+        for topic in [
+            "energyclock/settings/set/extra", "energyclock/settings/green_max/set/x", "energyclock/settings/green_max",
+            "energyclock/setting/set", "energyclock/Settings/set", "energyclock/settings/a/b/set", "energyclock/refresh/x",
+            "energyclock/settingsset",
+        ] {
             probes.append(Probe(topic: topic, payload: Array(#"{"green_max":0.05}"#.utf8), answered: false))
         }
         return probes
@@ -121,10 +148,12 @@ struct HostileCorpusTests {
         #expect(corpus.count >= 200)
         let broker = try await TestBroker.start()
         let state = temporaryDirectory()
-        let daemon = try ChildProcess(ProcessTests.binary, [
-            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", state.path,
-            "--energyzero-url", "http://127.0.0.1:9", "--log-level", "debug",
-        ], environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") })
+        let daemon = try ChildProcess(
+            ProcessTests.binary,
+            [
+                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", state.path,
+                "--energyzero-url", "http://127.0.0.1:9", "--log-level", "debug",
+            ], environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") })
         // Settled once the first fetch (nothing listens on port 9) has failed and says so; the retry is 30 s away.
         let live = try await TopicRecorder(port: broker.port, filter: "#")
         #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil, "\(daemon.log)")
@@ -139,7 +168,7 @@ struct HostileCorpusTests {
         // Deleting the retained commands again is no command either.
         try live.client.publish("energyclock/settings/set", [], retain: true)
         try live.client.publish("energyclock/settings/history_days/set", [], retain: true)
-        try live.client.publish("energyclock/settings/green_max/set", "x") // The last one, answered.
+        try live.client.publish("energyclock/settings/green_max/set", "x")  // The last one, answered.
         let expected = corpus.filter(\.answered).count + 1
         let results = await live.wait(count: expected, on: "energyclock/settings/result", timeout: 60)
         #expect(results.count == expected)

@@ -1,9 +1,9 @@
 import EnergyClockCore
 import EnergyClockPublisher
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 /// What other clients on the broker can make the daemon do: only what they should.
 @Suite(.timeLimit(.minutes(1)))
@@ -18,9 +18,11 @@ struct HostileMQTTTests {
         _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
         let before = live.messages.count
 
-        let hostile = ["energyclock/price", "energyclock/settings/set", "energyclock/settings/green_max/set", "energyclock",
-                       "homeassistant/sensor/energyclock/price/config", "zigbee2mqtt/lamp/set", "wled/ring/api", "cmnd/bulb/Color",
-                       "$SYS/x"]
+        let hostile = [
+            "energyclock/price", "energyclock/settings/set", "energyclock/settings/green_max/set", "energyclock",
+            "homeassistant/sensor/energyclock/price/config", "zigbee2mqtt/lamp/set", "wled/ring/api", "cmnd/bulb/Color",
+            "$SYS/x",
+        ]
         for (index, address) in hostile.enumerated() {
             try live.client.publish("energyclock/settings/history_days/set", "\(index + 2)", responseTopic: address, correlation: [1])
         }
@@ -38,8 +40,9 @@ struct HostileMQTTTests {
     }
 
     @Test func theReplyPolicyNamesWhatItRefuses() {
-        let options = PublisherOptions(discovery: HADiscovery(prefix: "ha", sources: []), leds: [.z2m("lamp"), .json("home/light")],
-                                       z2mBaseTopic: "z2m")
+        let options = PublisherOptions(
+            discovery: HADiscovery(prefix: "ha", sources: []), leds: [.z2m("lamp"), .json("home/light")],
+            z2mBaseTopic: "z2m")
         let policy = ReplyPolicy(topics: TopicTree(prefix: "home/ec"), options: options)
         #expect(policy.refusal(for: "home/ec/price")?.contains("home/ec") == true)
         #expect(policy.refusal(for: "home/ec") != nil)
@@ -55,8 +58,9 @@ struct HostileMQTTTests {
 
     @Test func retainedCommandsAreRefusedLiveAndDeletionsIgnored() async throws {
         let broker = try await TestBroker.start()
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon),
-                                         settings: [.fallbackSources: .list(["energycharts"])])
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon),
+            settings: [.fallbackSources: .list(["energycharts"])])
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = await live.wait(for: "energyclock/settings") { object($0)?["fallback_sources"] as? [String] == ["energycharts"] }
 
@@ -84,8 +88,9 @@ struct HostileMQTTTests {
 
     @Test func manyHomeAssistantRestartsLeadToOneRepublish() async throws {
         let broker = try await TestBroker.start()
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon),
-                                         options: PublisherOptions(discovery: HADiscovery(sources: ["energyzero"])))
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon),
+            options: PublisherOptions(discovery: HADiscovery(sources: ["energyzero"])))
         let config = "homeassistant/sensor/energyclock/price/config"
         let ha = try await TopicRecorder(port: broker.port, filter: "homeassistant/#")
         #expect(await ha.wait(count: 1, on: config).count == 1)
@@ -101,15 +106,17 @@ struct HostileMQTTTests {
     @Test func topicsNoLongerPublishedAreClearedAfterARestart() async throws {
         let broker = try await TestBroker.start()
         let directory = temporaryDirectory()
-        let first = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), stateDirectory: directory,
-                                       options: PublisherOptions(cheapestHours: [1, 2, 3, 4], discovery: HADiscovery(sources: ["energyzero"])))
+        let first = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), stateDirectory: directory,
+            options: PublisherOptions(cheapestHours: [1, 2, 3, 4], discovery: HADiscovery(sources: ["energyzero"])))
         let live = try await TopicRecorder(port: broker.port, filter: "#")
         _ = await live.wait(for: "energyclock/cheapest/4h") { !$0.isEmpty }
         _ = await live.wait(for: "homeassistant/button/energyclock/refresh/config") { !$0.isEmpty }
         await first.stop()
 
-        let second = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), stateDirectory: directory,
-                                        options: PublisherOptions(cheapestHours: [1, 2]))
+        let second = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), stateDirectory: directory,
+            options: PublisherOptions(cheapestHours: [1, 2]))
         #expect(await live.wait(for: "energyclock/cheapest/4h") { $0.isEmpty } != nil)
         #expect(await live.wait(for: "energyclock/cheapest/3h") { $0.isEmpty } != nil)
         #expect(await live.wait(for: "homeassistant/button/energyclock/refresh/config") { $0.isEmpty } != nil)

@@ -1,8 +1,8 @@
 import EnergyClockCore
 import EnergyClockPublisher
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 /// A real InfluxDB 1.x (Debian's `influxd`) on loopback.
 final class TestInflux: Sendable {
@@ -15,7 +15,8 @@ final class TestInflux: Sendable {
         }
         let directory = temporaryDirectory()
         for _ in 0..<5 {
-            let http = try TestBroker.freePort(), rpc = try TestBroker.freePort()
+            let http = try TestBroker.freePort()
+            let rpc = try TestBroker.freePort()
             let config = directory.appendingPathComponent("influxdb.conf")
             try """
             reporting-disabled = true
@@ -66,8 +67,8 @@ final class TestInflux: Sendable {
     func rows(_ q: String, db: String) async throws -> [[String: Any]] {
         let answer = try await query(q, db: db)
         guard let result = (answer["results"] as? [[String: Any]])?.first,
-              let series = (result["series"] as? [[String: Any]])?.first,
-              let columns = series["columns"] as? [String], let values = series["values"] as? [[Any]]
+            let series = (result["series"] as? [[String: Any]])?.first,
+            let columns = series["columns"] as? [String], let values = series["values"] as? [[Any]]
         else { return [] }
         return values.map { Dictionary(uniqueKeysWithValues: zip(columns, $0)) }
     }
@@ -79,22 +80,28 @@ struct InfluxTests {
         #expect(LineProtocol.measurement("energy price,x") == #"energy\ price\,x"#)
         #expect(LineProtocol.key("a=b, c") == #"a\=b\,\ c"#)
         #expect(LineProtocol.string(#"say "hi" \ bye"#) == #""say \"hi\" \\ bye""#)
-        let line = LineProtocol.line(measurement: "m", tags: [("zone", "IT North,=1"), ("empty", "")], fields: [("f", "1.5")],
-                                     time: Date(timeIntervalSince1970: 1.5))
+        let line = LineProtocol.line(
+            measurement: "m", tags: [("zone", "IT North,=1"), ("empty", "")], fields: [("f", "1.5")],
+            time: Date(timeIntervalSince1970: 1.5))
         #expect(line == #"m,zone=IT\ North\,\=1 f=1.5 1500000000"#)
     }
 
     @Test func linesWrittenByTheDaemonAreQueryable() async throws {
         let influx = try await TestInflux.start()
         _ = try await influx.query("CREATE DATABASE energy")
-        let writer = InfluxWriter(target: .init(url: influx.url("/write?db=energy"), authorization: nil),
-                                  logger: Logger(label: "influx", level: .error))
+        let writer = InfluxWriter(
+            target: .init(url: influx.url("/write?db=energy"), authorization: nil),
+            logger: Logger(label: "influx", level: .error))
         let broker = try await TestBroker.start()
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
-                                         options: PublisherOptions(influx: writer))
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
+            options: PublisherOptions(influx: writer))
         // An odd tag value, written the same way, must come back intact.
-        await writer.enqueue([LineProtocol.line(measurement: "odd test", tags: [("zone", "IT North,=1")], fields: [("v", "2")],
-                                                time: Date(timeIntervalSince1970: 1_700_000_000))])
+        await writer.enqueue([
+            LineProtocol.line(
+                measurement: "odd test", tags: [("zone", "IT North,=1")], fields: [("v", "2")],
+                time: Date(timeIntervalSince1970: 1_700_000_000))
+        ])
         var rows: [[String: Any]] = []
         for _ in 0..<250 where rows.isEmpty {
             rows = try await influx.rows("SELECT price, market_price, band, source, green_max FROM energy_price", db: "energy")
@@ -115,8 +122,9 @@ struct InfluxTests {
 
     @Test func aFailingInfluxDBNeverStopsMQTTAndKeepsABoundedBuffer() async throws {
         let port = try TestBroker.freePort()
-        let writer = InfluxWriter(target: .init(url: URL(string: "http://127.0.0.1:\(port)/write?db=x")!, authorization: nil),
-                                  http: HTTPClient(timeout: 1), capacity: 3, logger: Logger(label: "influx", level: .error))
+        let writer = InfluxWriter(
+            target: .init(url: URL(string: "http://127.0.0.1:\(port)/write?db=x")!, authorization: nil),
+            http: HTTPClient(timeout: 1), capacity: 3, logger: Logger(label: "influx", level: .error))
         let broker = try await TestBroker.start()
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
         let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: clock, options: PublisherOptions(influx: writer))
@@ -125,7 +133,7 @@ struct InfluxTests {
         await writer.enqueue((0..<10).map { "m v=\($0) \($0)" })
         #expect(await writer.pending <= 3)
         // Slots keep changing on time while the writes fail.
-        #expect(await clock.waitForSleeper(until: at("2025-12-17T10:30:00+01:00"))) // The next quarter boundary.
+        #expect(await clock.waitForSleeper(until: at("2025-12-17T10:30:00+01:00")))  // The next quarter boundary.
         await clock.advance(to: at("2025-12-17T11:00:00+01:00"))
         #expect(await live.wait(for: "energyclock/current") { (object($0)?["start"] as? String)?.contains("T11:00") == true } != nil)
         await live.stop()

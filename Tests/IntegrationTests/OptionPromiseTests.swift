@@ -1,9 +1,9 @@
 import EnergyClockCore
 import EnergyClockPublisher
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 /// Promises the README makes about options and the broker connection, each checked on the binary
 /// or the service.
@@ -15,9 +15,11 @@ struct OptionPromiseTests {
 
     @Test func aFlagBeatsTheEnvironment() async throws {
         let http = try TestHTTPServer { _ in .json(Array(#"{"Prices":[],"base":[]}"#.utf8)) }
-        let process = try ChildProcess(ProcessTests.binary, [
-            "prices", "--json", "--timezone", "Europe/Brussels", "--state-dir", temporaryDirectory().path,
-        ], environment: environment(["ENERGYCLOCK_TIMEZONE": "Asia/Tokyo", "ENERGYCLOCK_ENERGYZERO_URL": http.baseURL.absoluteString]))
+        let process = try ChildProcess(
+            ProcessTests.binary,
+            [
+                "prices", "--json", "--timezone", "Europe/Brussels", "--state-dir", temporaryDirectory().path,
+            ], environment: environment(["ENERGYCLOCK_TIMEZONE": "Asia/Tokyo", "ENERGYCLOCK_ENERGYZERO_URL": http.baseURL.absoluteString]))
         #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log)")
         let json = try #require(object(String(process.log.split(separator: "\n").last { $0.hasPrefix("{") } ?? "")))
         #expect(json["timezone"] as? String == "Europe/Brussels")
@@ -27,10 +29,12 @@ struct OptionPromiseTests {
     @Test func ledListDiscoveryOffWindowsAndARemoteURL() async throws {
         let broker = try await TestBroker.start()
         let live = try await TopicRecorder(port: broker.port, filter: "#")
-        let daemon = try ChildProcess(ProcessTests.binary, [
-            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", try stateWithCurrentPrices().path,
-            "--energyzero-url", "http://127.0.0.1:9", "--ha-discovery", "false", "--cheapest-hours", "2,5", "--allow-remote-url",
-        ], environment: environment(["ENERGYCLOCK_LED": "json:a/led, json:b/led"]))
+        let daemon = try ChildProcess(
+            ProcessTests.binary,
+            [
+                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", try stateWithCurrentPrices().path,
+                "--energyzero-url", "http://127.0.0.1:9", "--ha-discovery", "false", "--cheapest-hours", "2,5", "--allow-remote-url",
+            ], environment: environment(["ENERGYCLOCK_LED": "json:a/led, json:b/led"]))
         for topic in ["a/led", "b/led"] {
             #expect(object(await live.wait(for: topic))?["band"] as? String == "green", "\(topic): \(daemon.log)")
         }
@@ -53,10 +57,12 @@ struct OptionPromiseTests {
         // From hour 0 tomorrow is always due, so the first poll also asks for it, whatever the time.
         let http = try TestHTTPServer { _ in .json(Array(#"{"Prices":[],"base":[]}"#.utf8)) }
         let broker = try await TestBroker.start()
-        let daemon = try ChildProcess(ProcessTests.binary, [
-            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
-            "--energyzero-url", http.baseURL.absoluteString, "--tomorrow-hour", "0", "--poll-interval", "30", "--timezone", "UTC",
-        ], environment: environment())
+        let daemon = try ChildProcess(
+            ProcessTests.binary,
+            [
+                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
+                "--energyzero-url", http.baseURL.absoluteString, "--tomorrow-hour", "0", "--poll-interval", "30", "--timezone", "UTC",
+            ], environment: environment())
         let tomorrow = LocalCalendar(identifier: "UTC")!.day(containing: Date()).adding(days: 1)
         let asked = "date=\(String(format: "%02d-%02d-%04d", tomorrow.day, tomorrow.month, tomorrow.year))&"
         let deadline = Date().addingTimeInterval(20)
@@ -71,8 +77,9 @@ struct OptionPromiseTests {
     @Test func nothingIsQueuedWhileDisconnectedAndLightsAreSetAgainAfterwards() async throws {
         let broker = try await TestBroker.start()
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: clock,
-                                         options: PublisherOptions(leds: [.json("home/lamp")]))
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: clock,
+            options: PublisherOptions(leds: [.json("home/lamp")]))
         let live = try await TopicRecorder(port: broker.port, filter: "#")
         _ = await live.wait(for: "home/lamp")
         _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
@@ -103,8 +110,9 @@ struct OptionPromiseTests {
     @Test func influxDB2GetsTheTokenAndTheV2Path() async throws {
         let server = try TestHTTPServer { _ in TestHTTPServer.Response(status: 204, body: []) }
         let url = URL(string: server.baseURL.absoluteString + "/api/v2/write?org=home&bucket=energy&precision=ns")!
-        let writer = InfluxWriter(target: InfluxWriter.Target(url: url, authorization: "Token t0ken-2x"),
-                                  logger: Logger(label: "influx", level: .error))
+        let writer = InfluxWriter(
+            target: InfluxWriter.Target(url: url, authorization: "Token t0ken-2x"),
+            logger: Logger(label: "influx", level: .error))
         let run = Task { await writer.run() }
         await writer.enqueue(["energy_price price=0.25 1"])
         let deadline = Date().addingTimeInterval(20)

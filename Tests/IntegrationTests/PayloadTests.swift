@@ -1,8 +1,8 @@
 import EnergyClockCore
 import EnergyClockPublisher
+import EnergyClockTesting
 import Foundation
 import Testing
-import EnergyClockTesting
 
 /// What the topic tree holds on the days other integrations get wrong.
 @Suite struct PayloadTests {
@@ -13,13 +13,15 @@ import EnergyClockTesting
         let span = calendar.interval(of: day)
         let count = Int(span.duration / 900)
         let quarters = (0..<count).map { i in
-            PriceSlot(start: span.start.addingTimeInterval(Double(i) * 900), end: span.start.addingTimeInterval(Double(i + 1) * 900),
-                      market: Double(i) / 1000)
+            PriceSlot(
+                start: span.start.addingTimeInterval(Double(i) * 900), end: span.start.addingTimeInterval(Double(i + 1) * 900),
+                market: Double(i) / 1000)
         }
         var settings = Settings.defaults
         settings.resolution = resolution
-        let snapshot = Snapshot.derive(now: now, calendar: calendar, settings: settings, slots: quarters,
-                                       source: "energyzero", stale: false, updatedAt: nil)
+        let snapshot = Snapshot.derive(
+            now: now, calendar: calendar, settings: settings, slots: quarters,
+            source: "energyzero", stale: false, updatedAt: nil)
         return Dictionary(uniqueKeysWithValues: Payloads.render(snapshot, topics: topics).map { ($0.topic, $0.payload) })
     }
 
@@ -30,7 +32,8 @@ import EnergyClockTesting
         let starts = hourly.map { $0["start"] as! String }
         #expect(starts.contains("2026-10-25T02:00:00+02:00") && starts.contains("2026-10-25T02:00:00+01:00"))
         #expect(starts.last == "2026-10-25T23:00:00+01:00")
-        let quarters = try #require(array(render(now: at("2026-10-25T01:30:00Z"), day: day, resolution: .native)["energyclock/prices/today"]))
+        let quarters = try #require(
+            array(render(now: at("2026-10-25T01:30:00Z"), day: day, resolution: .native)["energyclock/prices/today"]))
         #expect(quarters.count == 100)
 
         // At 01:30 UTC it is the second 02:00 hour, 02:30 CET.

@@ -1,8 +1,8 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 /// The real `energyclock` binary, as users run it.
 @Suite(.timeLimit(.minutes(1)))
@@ -24,8 +24,10 @@ struct ProcessTests {
         let state = temporaryDirectory()
         // Options through flags and through the environment alike.
         let env = environment(["ENERGYCLOCK_MQTT_PORT": "\(broker.port)", "ENERGYCLOCK_TOPIC_PREFIX": "home/ec"])
-        let arguments = ["run", "--mqtt-host", "127.0.0.1", "--state-dir", state.path, "--energyzero-url", http.baseURL.absoluteString,
-                         "--mqtt-client-id", "ec-\(UUID().uuidString)"]
+        let arguments = [
+            "run", "--mqtt-host", "127.0.0.1", "--state-dir", state.path, "--energyzero-url", http.baseURL.absoluteString,
+            "--mqtt-client-id", "ec-\(UUID().uuidString)",
+        ]
         let live = try await TopicRecorder(port: broker.port, filter: "home/ec/#")
 
         let daemon = try ChildProcess(Self.binary, arguments, environment: env)
@@ -56,10 +58,12 @@ struct ProcessTests {
         let broker = try await TestBroker.start()
         let http = try TestHTTPServer { _ in TestHTTPServer.Response(body: Array("{}".utf8), delay: 30) }
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
-        let daemon = try ChildProcess(Self.binary, [
-            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
-            "--energyzero-url", http.baseURL.absoluteString, "--fetch-timeout", "60",
-        ], environment: environment([:]))
+        let daemon = try ChildProcess(
+            Self.binary,
+            [
+                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
+                "--energyzero-url", http.baseURL.absoluteString, "--fetch-timeout", "60",
+            ], environment: environment([:]))
         #expect(await live.wait(for: "energyclock/status") { $0 == "online" } != nil)
         while http.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
         let stopping = Date()
@@ -72,10 +76,12 @@ struct ProcessTests {
 
     @Test func startsBeforeTheBrokerAndStopsQuicklyWhileItIsGone() async throws {
         let port = try TestBroker.freePort()
-        let daemon = try ChildProcess(Self.binary, [
-            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(port)", "--state-dir", temporaryDirectory().path,
-            "--energyzero-url", "http://127.0.0.1:9",
-        ], environment: environment([:]))
+        let daemon = try ChildProcess(
+            Self.binary,
+            [
+                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(port)", "--state-dir", temporaryDirectory().path,
+                "--energyzero-url", "http://127.0.0.1:9",
+            ], environment: environment([:]))
         while !daemon.log.contains("no connection to 127.0.0.1:\(port)") { try await Task.sleep(for: .milliseconds(10)) }
 
         // The broker appears later: the daemon connects by itself.
@@ -104,8 +110,10 @@ struct ProcessTests {
         let maker = try ChildProcess("/usr/bin/mosquitto_passwd", ["-c", "-b", passwords, "clock", "s3cret word"])
         #expect(await maker.waitForExit(timeout: 10) == 0, "\(maker.log)")
         let broker = try await TestBroker.start(extraConfig: "allow_anonymous false\npassword_file \(passwords)")
-        let arguments = ["run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-username", "clock",
-                         "--state-dir", temporaryDirectory().path, "--energyzero-url", "http://127.0.0.1:9"]
+        let arguments = [
+            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-username", "clock",
+            "--state-dir", temporaryDirectory().path, "--energyzero-url", "http://127.0.0.1:9",
+        ]
 
         // Wrong password: a clear refusal in the log, and the password itself nowhere.
         let refused = try ChildProcess(Self.binary, arguments, environment: environment(["ENERGYCLOCK_MQTT_PASSWORD": "wrong"]))
@@ -128,10 +136,12 @@ struct ProcessTests {
     @Test func theLastWillSaysOfflineWhenTheDaemonDies() async throws {
         let broker = try await TestBroker.start()
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
-        let daemon = try ChildProcess(Self.binary, [
-            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-keepalive", "5",
-            "--state-dir", temporaryDirectory().path, "--energyzero-url", "http://127.0.0.1:9",
-        ], environment: environment([:]))
+        let daemon = try ChildProcess(
+            Self.binary,
+            [
+                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-keepalive", "5",
+                "--state-dir", temporaryDirectory().path, "--energyzero-url", "http://127.0.0.1:9",
+            ], environment: environment([:]))
         #expect(await live.wait(for: "energyclock/status") { $0 == "online" } != nil)
         daemon.signal(SIGKILL)
         _ = await daemon.waitForExit(timeout: 20)
@@ -170,8 +180,10 @@ struct ProcessTests {
         #expect(version.log.hasPrefix("energyclock "))
         let help = try ChildProcess(Self.binary, ["--help"])
         #expect(await help.waitForExit(timeout: 10) == 0)
-        for flag in ["--mqtt-host", "--mqtt-port", "--mqtt-username", "--mqtt-password-file", "--mqtt-client-id", "--mqtt-version",
-                     "--topic-prefix", "--state-dir", "--timezone", "--energyzero-url", "--log-level", "--json"] {
+        for flag in [
+            "--mqtt-host", "--mqtt-port", "--mqtt-username", "--mqtt-password-file", "--mqtt-client-id", "--mqtt-version",
+            "--topic-prefix", "--state-dir", "--timezone", "--energyzero-url", "--log-level", "--json",
+        ] {
             #expect(help.log.contains(flag), "\(flag)")
         }
     }
@@ -182,9 +194,11 @@ struct ProcessTests {
             return .json(ServiceHarness.quarterFixture)
         }
         let state = temporaryDirectory().path
-        let energyzero = try ChildProcess(Self.binary, [
-            "prices", "--json", "--date", "2025-12-17", "--state-dir", state, "--energyzero-url", http.baseURL.absoluteString,
-        ], environment: environment([:]))
+        let energyzero = try ChildProcess(
+            Self.binary,
+            [
+                "prices", "--json", "--date", "2025-12-17", "--state-dir", state, "--energyzero-url", http.baseURL.absoluteString,
+            ], environment: environment([:]))
         #expect(await energyzero.waitForExit(timeout: 20) == 0, "\(energyzero.log)")
         let day = try #require(object(energyzero.log.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init)))
         let today = try #require(day["today"] as? [[String: Any]])
@@ -193,10 +207,12 @@ struct ProcessTests {
         #expect((day["tomorrow"] as? [Any])?.count == 24)
 
         // Another source for one run, through its own cache, in another zone.
-        let entsoe = try ChildProcess(Self.binary, [
-            "prices", "--json", "--date", "2024-10-08", "--source", "entsoe", "--timezone", "Europe/Brussels",
-            "--state-dir", state, "--entsoe-url", http.baseURL.absoluteString,
-        ], environment: environment(["ENERGYCLOCK_ENTSOE_TOKEN": "secret-token"]))
+        let entsoe = try ChildProcess(
+            Self.binary,
+            [
+                "prices", "--json", "--date", "2024-10-08", "--source", "entsoe", "--timezone", "Europe/Brussels",
+                "--state-dir", state, "--entsoe-url", http.baseURL.absoluteString,
+            ], environment: environment(["ENERGYCLOCK_ENTSOE_TOKEN": "secret-token"]))
         #expect(await entsoe.waitForExit(timeout: 20) == 0, "\(entsoe.log)")
         // The zone is still NL here, so ENTSO-E is asked for the Dutch zone; the recorded answer is Belgian but serves.
         let other = try #require(object(entsoe.log.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init)))
@@ -215,15 +231,17 @@ struct ProcessTests {
         let items = (0..<100).map { #"{"start":\#(Int(start) + $0 * 900),"price":\#(50 + $0)}"# }.joined(separator: ",")
         let file = temporaryDirectory().appendingPathComponent("prices.json")
         try #"{"unit":"EUR/MWh","prices":["#.appending(items).appending("]}").write(to: file, atomically: true, encoding: .utf8)
-        let process = try ChildProcess(Self.binary, [
-            "prices", "--date", "2026-10-25", "--source", "custom", "--custom-url", file.absoluteString,
-            "--state-dir", temporaryDirectory().path, "--log-level", "error",
-        ], environment: environment([:]))
+        let process = try ChildProcess(
+            Self.binary,
+            [
+                "prices", "--date", "2026-10-25", "--source", "custom", "--custom-url", file.absoluteString,
+                "--state-dir", temporaryDirectory().path, "--log-level", "error",
+            ], environment: environment([:]))
         #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log)")
         let rows = process.log.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.contains(":00 +0") }
         #expect(rows.count == 25)
         #expect(rows.contains { $0.hasPrefix("  02:00 +02:00") } && rows.contains { $0.hasPrefix("  02:00 +01:00") })
-        #expect(!process.log.contains("\u{1B}[")) // No colour codes when not on a terminal.
+        #expect(!process.log.contains("\u{1B}["))  // No colour codes when not on a terminal.
         // The first hour is the mean of its four quarters, 50…53 EUR/MWh, plus 21 % VAT.
         // 0.0515 × 1.21 = 0.062315, shown with four decimals.
         #expect(rows.first?.contains("0.0623") == true, "\(rows.first ?? "")")
@@ -232,9 +250,11 @@ struct ProcessTests {
     @Test func pricesCommandPrintsJSONFromTheSource() async throws {
         // A source that has nothing for any day: the command must say so, not show made-up prices.
         let http = try TestHTTPServer { _ in .json(Array(#"{"Prices":[],"base":[]}"#.utf8)) }
-        let process = try ChildProcess(Self.binary, [
-            "prices", "--json", "--state-dir", temporaryDirectory().path, "--energyzero-url", http.baseURL.absoluteString,
-        ], environment: environment([:]))
+        let process = try ChildProcess(
+            Self.binary,
+            [
+                "prices", "--json", "--state-dir", temporaryDirectory().path, "--energyzero-url", http.baseURL.absoluteString,
+            ], environment: environment([:]))
         #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log)")
         let json = try #require(object(String(process.log.split(separator: "\n").last { $0.hasPrefix("{") } ?? "")))
         #expect((json["today"] as? [Any])?.isEmpty == true)

@@ -1,9 +1,9 @@
 import EnergyClockCore
 import EnergyClockPublisher
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 /// The topic reference in docs/ and the README against what the daemon really does.
 @Suite(.timeLimit(.minutes(1)))
@@ -14,10 +14,11 @@ struct ReferenceTests {
     static func topics(in file: String, under heading: String) throws -> Set<String> {
         let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
         let section = text.components(separatedBy: heading)[1].components(separatedBy: "\n## ")[0]
-        return Set(section.split(separator: "\n").compactMap { line -> String? in
-            guard line.hasPrefix("| `") else { return nil }
-            return line.dropFirst(3).components(separatedBy: "`")[0]
-        })
+        return Set(
+            section.split(separator: "\n").compactMap { line -> String? in
+                guard line.hasPrefix("| `") else { return nil }
+                return line.dropFirst(3).components(separatedBy: "`")[0]
+            })
     }
 
     /// A topic as the reference writes it: concrete window lengths become `<N>h`.
@@ -29,14 +30,18 @@ struct ReferenceTests {
         let documented = try Self.topics(in: "docs/topics.md", under: "## Published")
         let broker = try await TestBroker.start()
         let options = PublisherOptions(cheapestHours: [2, 5], discovery: HADiscovery(sources: ["energyzero"]))
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
-                                         options: options)
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
+            options: options)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = await live.wait(for: "energyclock/next") { !$0.isEmpty }
         try live.client.publish("energyclock/settings/set", #"{"history_days":8}"#)
         _ = await live.wait(for: "energyclock/settings/result")
         let published = Set(live.messages.map { Self.generic($0.topic) }).subtracting(Self.commands)
-        #expect(published == documented, "published but not documented: \(published.subtracting(documented)); documented but not published: \(documented.subtracting(published))")
+        #expect(
+            published == documented,
+            "published but not documented: \(published.subtracting(documented)); documented but not published: \(documented.subtracting(published))"
+        )
         await live.stop()
         await harness.stop()
     }
@@ -46,13 +51,15 @@ struct ReferenceTests {
 
     @Test func everySubscriptionIsDocumented() throws {
         let documented = try Self.topics(in: "docs/topics.md", under: "## Subscribed")
-        let code = TopicTree().subscriptions.map { $0.replacingOccurrences(of: "/+/", with: "/<field>/") } + [HADiscovery(sources: []).statusTopic]
+        let code =
+            TopicTree().subscriptions.map { $0.replacingOccurrences(of: "/+/", with: "/<field>/") } + [HADiscovery(sources: []).statusTopic]
         #expect(Set(code) == documented)
     }
 
     @Test func theReadmeTableAgreesWithTheReference() throws {
         let readme = try Self.topics(in: "README.md", under: "## Topics")
-        let reference = try Self.topics(in: "docs/topics.md", under: "## Published").union(Self.topics(in: "docs/topics.md", under: "## Subscribed"))
+        let reference = try Self.topics(in: "docs/topics.md", under: "## Published").union(
+            Self.topics(in: "docs/topics.md", under: "## Subscribed"))
         #expect(readme == reference, "README only: \(readme.subtracting(reference)); reference only: \(reference.subtracting(readme))")
     }
 

@@ -1,8 +1,8 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 @Suite(.timeLimit(.minutes(1)))
 struct RestartTests {
@@ -37,7 +37,8 @@ struct RestartTests {
     @Test func aBrokerRestartGetsEveryRetainedTopicBack() async throws {
         var broker = try await TestBroker.start()
         let port = broker.port
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")))
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")))
         var live = try await TopicRecorder(port: port, filter: "energyclock/#")
         let price = try #require(await live.wait(for: "energyclock/price") { !$0.isEmpty })
         await live.stop()

@@ -1,8 +1,8 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 @Suite(.timeLimit(.minutes(1)))
 struct RetainedTopicTests {
@@ -59,11 +59,12 @@ struct RetainedTopicTests {
         let late = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         #expect(await late.wait(for: "energyclock/price") == price)
         let retainedTopics = Set(late.messages.filter(\.retain).map(\.topic))
-        #expect(retainedTopics.isSuperset(of: [
-            "energyclock/status", "energyclock/price", "energyclock/color", "energyclock/color/hex", "energyclock/color/rgb",
-            "energyclock/thresholds", "energyclock/current", "energyclock/next", "energyclock/prices/today",
-            "energyclock/prices/tomorrow", "energyclock/settings",
-        ]))
+        #expect(
+            retainedTopics.isSuperset(of: [
+                "energyclock/status", "energyclock/price", "energyclock/color", "energyclock/color/hex", "energyclock/color/rgb",
+                "energyclock/thresholds", "energyclock/current", "energyclock/next", "energyclock/prices/today",
+                "energyclock/prices/tomorrow", "energyclock/settings",
+            ]))
 
         await late.stop()
         await live.stop()

@@ -1,9 +1,9 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Synchronization
 import Testing
-import EnergyClockTesting
 
 /// Secrets stay secret: not in any log line at debug level, any topic, `settings`, an error or
 /// `--help`, even when a server echoes them back.
@@ -63,22 +63,31 @@ struct SecretsTests {
         env["ENERGYCLOCK_INFLUX_TOKEN"] = Self.influxToken
         env["ENERGYCLOCK_INFLUX_PASSWORD"] = Self.influxPassword
         let live = try await TopicRecorder(port: broker.port, filter: "#")
-        let common = ["run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-username", "clock", "--log-level", "debug",
-                      "--entsoe-url", http.baseURL.absoluteString, "--energyzero-url", "http://127.0.0.1:9"]
+        let common = [
+            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-username", "clock", "--log-level", "debug",
+            "--entsoe-url", http.baseURL.absoluteString, "--energyzero-url", "http://127.0.0.1:9",
+        ]
 
         // A refused login, with InfluxDB 1.x credentials that the server echoes.
         env["ENERGYCLOCK_MQTT_PASSWORD"] = "not-\(Self.mqttPassword)"
-        let refused = try ChildProcess(ProcessTests.binary, common + [
-            "--state-dir", try preparedState().path, "--influx-url", http.baseURL.absoluteString + "/write?db=energy", "--influx-username", "u",
-        ], environment: env.filter { $0.key != "ENERGYCLOCK_INFLUX_TOKEN" })
+        let refused = try ChildProcess(
+            ProcessTests.binary,
+            common + [
+                "--state-dir", try preparedState().path, "--influx-url", http.baseURL.absoluteString + "/write?db=energy",
+                "--influx-username", "u",
+            ], environment: env.filter { $0.key != "ENERGYCLOCK_INFLUX_TOKEN" })
         // The daemon that gets in: the failing and healed source, the refused and accepted InfluxDB writes.
         env["ENERGYCLOCK_MQTT_PASSWORD"] = Self.mqttPassword
-        let daemon = try ChildProcess(ProcessTests.binary, common + [
-            "--state-dir", try preparedState().path, "--influx-url", http.baseURL.absoluteString + "/api/v2/write?org=o&bucket=b",
-        ], environment: env)
+        let daemon = try ChildProcess(
+            ProcessTests.binary,
+            common + [
+                "--state-dir", try preparedState().path, "--influx-url", http.baseURL.absoluteString + "/api/v2/write?org=o&bucket=b",
+            ], environment: env)
         let deadline = Date().addingTimeInterval(40)
-        while Date() < deadline, !(entsoeCalls.load(ordering: .relaxed) > 2 && daemon.log.contains("InfluxDB answered HTTP 401")
-            && refused.log.contains("InfluxDB answered HTTP 401")) {
+        while Date() < deadline,
+            !(entsoeCalls.load(ordering: .relaxed) > 2 && daemon.log.contains("InfluxDB answered HTTP 401")
+                && refused.log.contains("InfluxDB answered HTTP 401"))
+        {
             try live.client.publish("energyclock/refresh", "now")
             try await Task.sleep(for: .milliseconds(500))
         }

@@ -1,8 +1,8 @@
 import EnergyClockCore
 import EnergyClockPublisher
+import EnergyClockTesting
 import Foundation
 import MQTTClient
-import EnergyClockTesting
 
 /// A whole energyclock service against a real broker and a loopback price API, on a test clock.
 final class ServiceHarness: Sendable {

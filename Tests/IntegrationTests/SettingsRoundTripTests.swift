@@ -1,8 +1,8 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 @Suite(.timeLimit(.minutes(1)))
 struct SettingsRoundTripTests {
@@ -18,7 +18,8 @@ struct SettingsRoundTripTests {
         // Thresholds that put the current price in another band.
         let consumer = market * 1.21
         let green = consumer + 0.01
-        try live.client.publish("energyclock/settings/set", #"{"green_max":\#(green),"yellow_max":\#(green + 1),"orange_max":\#(green + 2)}"#)
+        try live.client.publish(
+            "energyclock/settings/set", #"{"green_max":\#(green),"yellow_max":\#(green + 1),"orange_max":\#(green + 2)}"#)
         let result = try #require(object(await live.wait(for: "energyclock/settings/result")))
         #expect(result["ok"] as? Bool == true)
         #expect((result["settings"] as? [String: Any])?["green_max"] as? Double == green)
@@ -33,7 +34,8 @@ struct SettingsRoundTripTests {
 
         // Relative mode: the thresholds become the quartiles of the history (16 and 17 December).
         try live.client.publish("energyclock/settings/color_mode/set", "relative")
-        let thresholds = try #require(object(await live.wait(for: "energyclock/thresholds") { object($0)?["mode"] as? String == "relative" }))
+        let thresholds = try #require(
+            object(await live.wait(for: "energyclock/thresholds") { object($0)?["mode"] as? String == "relative" }))
         let hours = (0..<48).map { FixtureTruth.hourMean(at("2025-12-15T23:00:00Z").addingTimeInterval(Double($0) * 3600)) }.sorted()
         #expect(thresholds["samples"] as? Int == 48)
         // numpy linear: h = 47 · 0.5 = 23.5
@@ -46,7 +48,8 @@ struct SettingsRoundTripTests {
     @Test func aRejectedUpdateChangesNothing() async throws {
         let broker = try await TestBroker.start()
         let directory = temporaryDirectory()
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), stateDirectory: directory)
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), stateDirectory: directory)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
         try live.client.publish("energyclock/settings/green_max/set", "0.05")
@@ -108,7 +111,8 @@ struct SettingsRoundTripTests {
         let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon))
         let reply = "clients/\(UUID().uuidString)/reply"
         let requester = try await TopicRecorder(port: broker.port, filter: reply)
-        try requester.client.publish("energyclock/settings/set", #"{"history_days":14}"#, responseTopic: reply, correlation: Array("req-42".utf8))
+        try requester.client.publish(
+            "energyclock/settings/set", #"{"history_days":14}"#, responseTopic: reply, correlation: Array("req-42".utf8))
         _ = await requester.wait(for: reply)
         let answer = try #require(requester.messages.last { $0.topic == reply })
         #expect(answer.correlationData == Array("req-42".utf8))

@@ -1,8 +1,8 @@
 import EnergyClockCore
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Testing
-import EnergyClockTesting
 
 /// Every source over real HTTP: a broken API keeps the cache and says `stale`, a healed one recovers.
 @Suite(.timeLimit(.minutes(1)))
@@ -24,24 +24,35 @@ struct SourceRecoveryTests {
     }
 
     /// Hourly prices 0.05 + h/100 EUR/kWh for 15 January 2026 in Amsterdam.
-    static let hours = (0..<24).map { h in (start: at("2026-01-14T23:00:00Z").addingTimeInterval(Double(h) * 3600), price: 0.05 + Double(h) / 100) }
+    static let hours = (0..<24).map { h in
+        (start: at("2026-01-14T23:00:00Z").addingTimeInterval(Double(h) * 3600), price: 0.05 + Double(h) / 100)
+    }
 
     static let cases: [Case] = [
-        Case(source: "energyzero", zone: "NL", path: "/public/v1/prices", contentType: "application/json",
-             body: ServiceHarness.quarterFixture, start: at("2025-12-18T12:50:00+01:00")),
-        Case(source: "entsoe", zone: "BE", path: "/api", contentType: "text/xml", body: fixture("BE_60M.xml"),
-             start: at("2024-10-08T12:50:00+02:00")),
-        Case(source: "awattar", zone: "DE-LU", path: "/v1/marketdata", contentType: "application/json",
-             body: Array(("{\"object\":\"list\",\"data\":[" + hours.map {
-                 "{\"start_timestamp\":\(Int($0.start.timeIntervalSince1970) * 1000),\"end_timestamp\":\(Int($0.start.timeIntervalSince1970) * 1000 + 3_600_000),\"marketprice\":\($0.price * 1000),\"unit\":\"Eur/MWh\"}"
-             }.joined(separator: ",") + "]}").utf8), start: at("2026-01-15T12:50:00+01:00")),
-        Case(source: "energycharts", zone: "DE-LU", path: "/price", contentType: "application/json",
-             body: Array(("{\"unix_seconds\":[" + hours.map { "\(Int($0.start.timeIntervalSince1970))" }.joined(separator: ",")
-                 + "],\"price\":[" + hours.map { "\($0.price * 1000)" }.joined(separator: ",") + "],\"unit\":\"EUR / MWh\"}").utf8),
-             start: at("2026-01-15T12:50:00+01:00")),
-        Case(source: "custom", zone: "NL", path: "/custom.json", contentType: "application/json",
-             body: Array(("[" + hours.map { "{\"start\":\"\(ISO8601.utc($0.start))\",\"price\":\($0.price)}" }.joined(separator: ",") + "]").utf8),
-             start: at("2026-01-15T12:50:00+01:00")),
+        Case(
+            source: "energyzero", zone: "NL", path: "/public/v1/prices", contentType: "application/json",
+            body: ServiceHarness.quarterFixture, start: at("2025-12-18T12:50:00+01:00")),
+        Case(
+            source: "entsoe", zone: "BE", path: "/api", contentType: "text/xml", body: fixture("BE_60M.xml"),
+            start: at("2024-10-08T12:50:00+02:00")),
+        Case(
+            source: "awattar", zone: "DE-LU", path: "/v1/marketdata", contentType: "application/json",
+            body: Array(
+                ("{\"object\":\"list\",\"data\":["
+                    + hours.map {
+                        "{\"start_timestamp\":\(Int($0.start.timeIntervalSince1970) * 1000),\"end_timestamp\":\(Int($0.start.timeIntervalSince1970) * 1000 + 3_600_000),\"marketprice\":\($0.price * 1000),\"unit\":\"Eur/MWh\"}"
+                    }.joined(separator: ",") + "]}").utf8), start: at("2026-01-15T12:50:00+01:00")),
+        Case(
+            source: "energycharts", zone: "DE-LU", path: "/price", contentType: "application/json",
+            body: Array(
+                ("{\"unix_seconds\":[" + hours.map { "\(Int($0.start.timeIntervalSince1970))" }.joined(separator: ",")
+                    + "],\"price\":[" + hours.map { "\($0.price * 1000)" }.joined(separator: ",") + "],\"unit\":\"EUR / MWh\"}").utf8),
+            start: at("2026-01-15T12:50:00+01:00")),
+        Case(
+            source: "custom", zone: "NL", path: "/custom.json", contentType: "application/json",
+            body: Array(
+                ("[" + hours.map { "{\"start\":\"\(ISO8601.utc($0.start))\",\"price\":\($0.price)}" }.joined(separator: ",") + "]").utf8),
+            start: at("2026-01-15T12:50:00+01:00")),
     ]
 
     enum Breakage: String, CaseIterable, Sendable {
@@ -81,8 +92,9 @@ struct SourceRecoveryTests {
         let harness = try ServiceHarness(broker: broker, http: http, clock: clock, settings: settings, fetchTimeout: 1)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         // A first fetch that a loaded machine made slower than the time-out is retried in test time, before 13:00.
-        let published = await harness.advance(until: { live.last("energyclock/price")?.isEmpty == false },
-                                              limit: good.start.addingTimeInterval(599))
+        let published = await harness.advance(
+            until: { live.last("energyclock/price")?.isEmpty == false },
+            limit: good.start.addingTimeInterval(599))
         #expect(published, "\(good.source) never published a price")
         let current = await live.wait(for: "energyclock/current") { !$0.isEmpty }
         #expect(object(current)?["source"] as? String == good.source)
@@ -112,16 +124,19 @@ struct SourceRecoveryTests {
         let entsoe = Self.cases[1]
         // Energy-Charts serves the same Belgian day as the recorded ENTSO-E answer, 1 EUR/MWh dearer.
         let starts = (0..<24).map { at("2024-10-07T22:00:00Z").addingTimeInterval(Double($0) * 3600) }
-        let charts = Array(("{\"unix_seconds\":[" + starts.map { "\(Int($0.timeIntervalSince1970))" }.joined(separator: ",")
-            + "],\"price\":[" + starts.map { _ in "100" }.joined(separator: ",") + "]}").utf8)
+        let charts = Array(
+            ("{\"unix_seconds\":[" + starts.map { "\(Int($0.timeIntervalSince1970))" }.joined(separator: ",")
+                + "],\"price\":[" + starts.map { _ in "100" }.joined(separator: ",") + "]}").utf8)
         let http = try TestHTTPServer { target in
             if target.hasPrefix("/api") { return TestHTTPServer.Response(status: 503, body: []) }
             if target.hasPrefix("/price") { return .json(charts) }
             return TestHTTPServer.Response(status: 404)
         }
-        let harness = try ServiceHarness(broker: broker, http: http, clock: ManualClock(start: entsoe.start), settings: [
-            .source: .text("entsoe"), .zone: .text("BE"), .fallbackSources: .list(["energycharts"]),
-        ])
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: entsoe.start),
+            settings: [
+                .source: .text("entsoe"), .zone: .text("BE"), .fallbackSources: .list(["energycharts"]),
+            ])
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         let current = try #require(object(await live.wait(for: "energyclock/current") { !$0.isEmpty }))
         #expect(current["source"] as? String == "energycharts")
@@ -135,7 +150,8 @@ struct SourceRecoveryTests {
 
     @Test func customURLCannotBeChangedRemotelyUnlessAllowed() async throws {
         let broker = try await TestBroker.start()
-        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")))
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")))
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = await live.wait(for: "energyclock/status")
         try live.client.publish("energyclock/settings/set", #"{"source":"custom","custom_url":"http://example.invalid/p.json"}"#)

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
-import EnergyClockTesting
+    import Glibc
+    import EnergyClockTesting
 #endif
 
 /// A real mosquitto broker on a free loopback port, stopped when released.
@@ -12,7 +13,8 @@ final class TestBroker: Sendable {
     let directory: URL
 
     static var executable: String? {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/local/sbin"]
+        let paths =
+            (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init) + ["/usr/sbin", "/usr/local/sbin"]
         return paths.map { "\($0)/mosquitto" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
-import EnergyClockTesting
+    import Glibc
+    import EnergyClockTesting
 #endif
 
 /// A tiny HTTP/1.1 server on a free loopback port that answers each request from a handler
@@ -39,7 +40,10 @@ final class TestHTTPServer: Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
@@ -94,7 +98,8 @@ final class TestHTTPServer: Sendable {
         headLog.withLock { $0.append(String(decoding: request, as: UTF8.self)) }
         let response = handler.withLock { $0 }(target)
         if response.delay > 0 { usleep(UInt32(response.delay * 1_000_000)) }
-        let head = "HTTP/1.1 \(response.status) X\r\nContent-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+        let head =
+            "HTTP/1.1 \(response.status) X\r\nContent-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
         guard send(client, Array(head.utf8)) else { return }
         if response.drip > 0 {
             for byte in response.body {
@@ -118,8 +123,8 @@ final class TestHTTPServer: Sendable {
     }
 }
 
-private extension [UInt8] {
-    var containsHeaderEnd: Bool {
+extension [UInt8] {
+    fileprivate var containsHeaderEnd: Bool {
         guard count >= 4 else { return false }
         for i in 0...(count - 4) where self[i] == 13 && self[i + 1] == 10 && self[i + 2] == 13 && self[i + 3] == 10 {
             return true

@@ -1,7 +1,7 @@
+import EnergyClockTesting
 import Foundation
 import MQTTClient
 import Synchronization
-import EnergyClockTesting
 
 /// A real MQTT client that subscribes to a filter and remembers everything it receives.
 final class TopicRecorder: Sendable {
@@ -12,8 +12,10 @@ final class TopicRecorder: Sendable {
 
     init(port: Int, filter: String = "#", version: MQTTVersion = .v5, username: String? = nil, password: String? = nil) async throws {
         let id = "recorder-\(UUID().uuidString)"
-        client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: id,
-                                                     username: username, password: password, version: version))
+        client = try MQTTClient(
+            options: MQTTOptions(
+                host: "127.0.0.1", port: port, clientID: id,
+                username: username, password: password, version: version))
         // The broker sends the retained messages of a subscription before it handles anything this
         // client sends later, so the echo of a marker says that all of them have arrived.
         let marker = "recorder/\(id)/ready"

@@ -16,8 +16,9 @@ public struct Thresholds: Sendable, Hashable {
 
     /// These thresholds at the six decimals they are published with.
     public func rounded() -> Thresholds {
-        Thresholds(greenMax: DecimalFormat.rounded(greenMax), yellowMax: DecimalFormat.rounded(yellowMax),
-                   orangeMax: DecimalFormat.rounded(orangeMax))
+        Thresholds(
+            greenMax: DecimalFormat.rounded(greenMax), yellowMax: DecimalFormat.rounded(yellowMax),
+            orangeMax: DecimalFormat.rounded(orangeMax))
     }
 
     /// Relative thresholds: the quartiles Q1, median and Q3 of `prices`, or nil when there are none.

@@ -14,8 +14,9 @@ extension PriceManager {
         }
         try catalog.check(chosen)
         guard let source = catalog[chosen.source] else { throw .invalidChoice(field: "source", value: chosen.source, allowed: catalog.ids) }
-        let window = DateInterval(start: calendar.start(of: day.adding(days: 1 - chosen.historyDays)),
-                                  end: calendar.start(of: day.adding(days: 2)))
+        let window = DateInterval(
+            start: calendar.start(of: day.adding(days: 1 - chosen.historyDays)),
+            end: calendar.start(of: day.adding(days: 2)))
         var held = cached(source, chosen, window: window)
         var failed = false
         var wanted = [day]
@@ -35,7 +36,8 @@ extension PriceManager {
         }
         let updated = try? store.lastSuccess(source: source.cacheKey(for: chosen))
         let now = calendar.day(containing: clock.now) == day ? clock.now : calendar.start(of: day)
-        return Snapshot.derive(now: now, calendar: calendar, settings: chosen, slots: held,
-                               source: source.id, stale: failed, updatedAt: updated ?? nil)
+        return Snapshot.derive(
+            now: now, calendar: calendar, settings: chosen, slots: held,
+            source: source.id, stale: failed, updatedAt: updated ?? nil)
     }
 }

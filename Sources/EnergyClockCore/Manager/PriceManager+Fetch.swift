@@ -15,7 +15,7 @@ extension PriceManager {
             let fetched = try await fetchDays(from: primary, settings: chosen, at: started)
             let now = clock.now
             save(fetched, key: primary.cacheKey(for: chosen), at: now)
-            guard settings == chosen else { return } // Changed meanwhile; the next round fetches anew.
+            guard settings == chosen else { return }  // Changed meanwhile; the next round fetches anew.
             if servedBy != primary.id { loadCache() }
             slots = slots.replacing(with: fetched)
             updatedAt = now
@@ -38,7 +38,8 @@ extension PriceManager {
         var fetched = try await source.fetch(day: today, calendar: calendar, settings: settings)
         let tomorrow = calendar.interval(of: today.adding(days: 1))
         if !source.answersIncludeNextDay, now >= publicationTime(on: today), !fetched.covers(tomorrow),
-           !cached(source, settings).replacing(with: fetched).covers(tomorrow) {
+            !cached(source, settings).replacing(with: fetched).covers(tomorrow)
+        {
             fetched = fetched.replacing(with: try await source.fetch(day: today.adding(days: 1), calendar: calendar, settings: settings))
         }
         return fetched

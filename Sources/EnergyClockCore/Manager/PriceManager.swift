@@ -81,8 +81,9 @@ public actor PriceManager {
     static func restoreSettings(from store: PriceStore, catalog: SourceCatalog, logger: Logger) throws(ManagerError) -> Settings {
         let opening = store.opening
         if let moved = opening.movedTo {
-            logger.error("the store was unusable (\(opening.reason ?? "damaged")); moved it to \(moved) and started a fresh one, "
-                + (opening.settingsKept ? "keeping the saved settings" : "without the saved settings, which could not be read"))
+            logger.error(
+                "the store was unusable (\(opening.reason ?? "damaged")); moved it to \(moved) and started a fresh one, "
+                    + (opening.settingsKept ? "keeping the saved settings" : "without the saved settings, which could not be read"))
         }
         let json: String?
         do { json = try store.settingsJSON() } catch { throw .store(error) }
@@ -93,7 +94,8 @@ public actor PriceManager {
         }
         let restored = Settings.restore(json: json, sources: catalog.ids)
         for name in restored.unknownFields {
-            logger.warning("ignored the saved setting \"\(Quote.clip(name))\", which this version does not know (saved by a newer energyclock?)")
+            logger.warning(
+                "ignored the saved setting \"\(Quote.clip(name))\", which this version does not know (saved by a newer energyclock?)")
         }
         for repair in restored.repairs { logger.error("saved settings: \(repair)") }
         return restored.settings
@@ -103,8 +105,9 @@ public actor PriceManager {
 
     /// What the outside world should see now.
     public func snapshot() -> Snapshot {
-        Snapshot.derive(now: clock.now, calendar: calendar, settings: settings, slots: slots,
-                        source: servedBy, stale: stale, updatedAt: updatedAt)
+        Snapshot.derive(
+            now: clock.now, calendar: calendar, settings: settings, slots: slots,
+            source: servedBy, stale: stale, updatedAt: updatedAt)
     }
 
     /// Publishes from the cache at once, then fetches and follows the clock until cancelled.
@@ -175,8 +178,9 @@ public actor PriceManager {
     /// The days a cache load covers: the retention period up to the end of tomorrow.
     func retentionWindow() -> DateInterval {
         let today = calendar.day(containing: clock.now)
-        return DateInterval(start: calendar.start(of: today.adding(days: -configuration.retentionDays)),
-                            end: calendar.start(of: today.adding(days: 2)))
+        return DateInterval(
+            start: calendar.start(of: today.adding(days: -configuration.retentionDays)),
+            end: calendar.start(of: today.adding(days: 2)))
     }
 
     /// The next instant something changes by itself: a slot boundary, the publication hour or midnight.

@@ -57,16 +57,18 @@ public struct AwattarSource: PriceSource {
         var points: [PricePoint] = []
         for (index, item) in items.enumerated() {
             guard case let .object(fields) = item,
-                  case let .number(start)? = fields["start_timestamp"], case let .number(end)? = fields["end_timestamp"],
-                  case let .number(price)? = fields["marketprice"]
+                case let .number(start)? = fields["start_timestamp"], case let .number(end)? = fields["end_timestamp"],
+                case let .number(price)? = fields["marketprice"]
             else { throw fail(.malformed("data[\(index)] lacks start_timestamp, end_timestamp or marketprice")) }
             var unit = PriceUnit.perMWh
             if case let .string(text)? = fields["unit"] {
                 guard let named = PriceUnit(text) else { throw fail(.malformed("data[\(index)] has unknown unit \(text)")) }
                 unit = named
             }
-            points.append(PricePoint(start: Date(timeIntervalSince1970: start / 1000), end: Date(timeIntervalSince1970: end / 1000),
-                                     price: unit.perKWh(price)))
+            points.append(
+                PricePoint(
+                    start: Date(timeIntervalSince1970: start / 1000), end: Date(timeIntervalSince1970: end / 1000),
+                    price: unit.perKWh(price)))
         }
         return try points.slots(source: "awattar")
     }

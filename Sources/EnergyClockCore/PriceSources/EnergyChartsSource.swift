@@ -70,7 +70,7 @@ public struct EnergyChartsSource: PriceSource {
             let value: Double
             switch price {
             case let .number(number): value = number
-            case .null: continue // No price for this slot; leave it out.
+            case .null: continue  // No price for this slot; leave it out.
             default: throw fail(.malformed("price[\(index)] is not a number"))
             }
             // A slot ends where the next time begins, even when that next price is missing; the

@@ -41,7 +41,7 @@ public struct EnergyZeroSource: PriceSource {
         case 200:
             break
         case 404:
-            return [] // Not published yet.
+            return []  // Not published yet.
         default:
             throw SourceError(source: id, problem: .httpStatus(response.status, detail: Self.errorMessage(response.body)))
         }
@@ -67,8 +67,8 @@ public struct EnergyZeroSource: PriceSource {
         slots.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             guard case let .object(fields) = item,
-                  case let .string(startText)? = fields["start"], case let .string(endText)? = fields["end"],
-                  let start = ISO8601.parse(startText), let end = ISO8601.parse(endText)
+                case let .string(startText)? = fields["start"], case let .string(endText)? = fields["end"],
+                let start = ISO8601.parse(startText), let end = ISO8601.parse(endText)
             else { throw fail(.malformed("base[\(index)] has an unreadable time")) }
             // Prices come as decimal strings; a plain number is accepted too.
             let price: Double?

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationXML)
-import FoundationXML
+    import FoundationXML
 #endif
 
 /// The parts of an ENTSO-E market or acknowledgement document that prices need.
@@ -68,8 +69,10 @@ struct EntsoeDocument {
         private var period: Period?
         private var point: Point?
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             if path.isEmpty {
                 switch name {
                 case "Publication_MarketDocument": sawRoot = true

@@ -37,7 +37,7 @@ public struct EntsoeSource: PriceSource {
     /// The request for `day` and the day after, in UTC as the API wants.
     func url(for day: LocalDay, zone: BiddingZone, calendar: LocalCalendar) -> URL {
         func stamp(_ date: Date) -> String {
-            let text = ISO8601.utc(date) // YYYY-MM-DDTHH:MM:SSZ
+            let text = ISO8601.utc(date)  // YYYY-MM-DDTHH:MM:SSZ
             return text.prefix(16).filter(\.isNumber)
         }
         var components = URLComponents(url: baseURL.appendingPathComponent("api"), resolvingAgainstBaseURL: false)!
@@ -135,7 +135,7 @@ extension EntsoeDocument.Period {
         }
         var prices = [Double?](repeating: nil, count: count)
         for point in points where (1...count).contains(point.position) {
-            prices[point.position - 1] = point.amount / 1000 // EUR/MWh → EUR/kWh
+            prices[point.position - 1] = point.amount / 1000  // EUR/MWh → EUR/kWh
         }
         var slots: [PriceSlot] = []
         slots.reserveCapacity(count)

@@ -6,12 +6,13 @@ extension HTTPClient {
         do {
             return try await get(url)
         } catch {
-            let problem: SourceError.Problem = switch error {
-            case let .timeout(seconds): .timeout(seconds: seconds)
-            case let .transport(reason): .transport(reason)
-            case let .tooLarge(limit): .tooLarge(limit: limit)
-            case .cancelled: .transport("cancelled")
-            }
+            let problem: SourceError.Problem =
+                switch error {
+                case let .timeout(seconds): .timeout(seconds: seconds)
+                case let .transport(reason): .transport(reason)
+                case let .tooLarge(limit): .tooLarge(limit: limit)
+                case .cancelled: .transport("cancelled")
+                }
             throw SourceError(source: source, problem: problem)
         }
     }

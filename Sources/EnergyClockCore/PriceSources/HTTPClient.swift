@@ -95,7 +95,7 @@ public struct HTTPClient: Sendable {
             let length = size * count
             guard transfer.body.count + length <= transfer.limit else {
                 transfer.tooLarge = true
-                return 0 // Aborts the transfer.
+                return 0  // Aborts the transfer.
             }
             if let data { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
             return length
@@ -114,7 +114,8 @@ public struct HTTPClient: Sendable {
             ec_getinfo_long(curl, CURLINFO_RESPONSE_CODE, &status)
             var type: UnsafePointer<CChar>?
             ec_getinfo_string(curl, CURLINFO_CONTENT_TYPE, &type)
-            let contentType = type.map { String(cString: $0) }?.split(separator: ";").first
+            let contentType =
+                type.map { String(cString: $0) }?.split(separator: ";").first
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
             return .success(HTTPResponse(status: status, contentType: contentType, body: transfer.body))
         case CURLE_WRITE_ERROR where transfer.tooLarge, CURLE_FILESIZE_EXCEEDED:

@@ -47,16 +47,17 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// `source: problem`, for logs and `settings/result`.
     public var description: String {
-        let what: String = switch problem {
-        case let .httpStatus(code, detail): "HTTP \(code)" + (detail.isEmpty ? "" : ": \(detail)")
-        case let .timeout(seconds): "no answer within \(DecimalFormat.string(seconds, decimals: 1)) s"
-        case let .transport(reason): "connection failed: \(reason)"
-        case let .contentType(type): "unexpected content type \"\(type)\""
-        case let .tooLarge(limit): "response larger than \(limit) bytes"
-        case .emptyBody: "empty response body"
-        case let .malformed(reason): "unreadable response: \(reason)"
-        case let .invalidSlots(problem): "invalid prices: \(problem)"
-        }
+        let what: String =
+            switch problem {
+            case let .httpStatus(code, detail): "HTTP \(code)" + (detail.isEmpty ? "" : ": \(detail)")
+            case let .timeout(seconds): "no answer within \(DecimalFormat.string(seconds, decimals: 1)) s"
+            case let .transport(reason): "connection failed: \(reason)"
+            case let .contentType(type): "unexpected content type \"\(type)\""
+            case let .tooLarge(limit): "response larger than \(limit) bytes"
+            case .emptyBody: "empty response body"
+            case let .malformed(reason): "unreadable response: \(reason)"
+            case let .invalidSlots(problem): "invalid prices: \(problem)"
+            }
         return "\(source): \(what)"
     }
 }

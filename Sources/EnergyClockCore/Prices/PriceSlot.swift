@@ -51,7 +51,8 @@ extension Array where Element == PriceSlot {
 
     /// First index whose element satisfies `predicate`, assuming the array is partitioned by it.
     func partitionIndex(where predicate: (PriceSlot) -> Bool) -> Int {
-        var low = startIndex, high = endIndex
+        var low = startIndex
+        var high = endIndex
         while low < high {
             let mid = (low + high) / 2
             if predicate(self[mid]) { high = mid } else { low = mid + 1 }

@@ -16,8 +16,9 @@ extension SettingsField {
             // what is acknowledged is exactly what a restart restores.
             let number = DecimalFormat.rounded(try numeric(value, plain: plain))
             guard range.contains(number) else {
-                throw .outOfRange(field: rawValue, value: DecimalFormat.string(number),
-                                  allowed: "between \(DecimalFormat.string(range.lowerBound)) and \(DecimalFormat.string(range.upperBound))")
+                throw .outOfRange(
+                    field: rawValue, value: DecimalFormat.string(number),
+                    allowed: "between \(DecimalFormat.string(range.lowerBound)) and \(DecimalFormat.string(range.upperBound))")
             }
             return .number(number)
         case .sourceList:
@@ -27,8 +28,12 @@ extension SettingsField {
             case let .string(text) where plain:
                 // `settings/fallback_sources/set` also takes `entsoe,energycharts`; empty clears the list.
                 let trimmed = text.trimmingCharacters(in: .whitespaces)
-                names = trimmed.isEmpty
-                    ? [] : trimmed.split(separator: ",", omittingEmptySubsequences: false).map { .string($0.trimmingCharacters(in: .whitespaces)) }
+                names =
+                    trimmed.isEmpty
+                    ? []
+                    : trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
+                        .string($0.trimmingCharacters(in: .whitespaces))
+                    }
             default: throw .wrongType(field: rawValue, expected: "an array of source names", found: value.typeName)
             }
             var list: [String] = []
@@ -73,7 +78,8 @@ extension SettingsField {
                 case let .string(text) where plain && Int(text).map({ (0...255).contains($0) }) == true:
                     levels[band] = Int(text)
                 default:
-                    throw .outOfRange(field: "\(rawValue).\(band.rawValue)", value: entry.text, allowed: "a whole number from 0 to 255, or null")
+                    throw .outOfRange(
+                        field: "\(rawValue).\(band.rawValue)", value: entry.text, allowed: "a whole number from 0 to 255, or null")
                 }
             }
             return .levels(levels)
@@ -83,8 +89,9 @@ extension SettingsField {
                 throw .wrongType(field: rawValue, expected: "a whole number", found: DecimalFormat.string(number))
             }
             guard number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
-                throw .outOfRange(field: rawValue, value: DecimalFormat.string(number),
-                                  allowed: "a whole number from \(range.lowerBound) to \(range.upperBound)")
+                throw .outOfRange(
+                    field: rawValue, value: DecimalFormat.string(number),
+                    allowed: "a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return .integer(Int(number))
         }

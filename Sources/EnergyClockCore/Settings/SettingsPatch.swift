@@ -66,8 +66,9 @@ extension Settings {
             return .thresholdsNotIncreasing(green: t.greenMax, yellow: t.yellowMax, orange: t.orangeMax)
         }
         guard !fallbackSources.contains(source) else {
-            return .notAllowed(field: SettingsField.fallbackSources.rawValue,
-                               reason: "\(source) is the chosen source and cannot be its own fallback; remove it from fallback_sources first")
+            return .notAllowed(
+                field: SettingsField.fallbackSources.rawValue,
+                reason: "\(source) is the chosen source and cannot be its own fallback; remove it from fallback_sources first")
         }
         return nil
     }

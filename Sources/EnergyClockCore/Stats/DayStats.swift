@@ -20,7 +20,8 @@ public struct DayStats: Sendable, Equatable {
     /// The figures of `slots`, or nil when there are none.
     public static func of(_ slots: [PricedSlot]) -> DayStats? {
         guard var cheapest = slots.first, var dearest = slots.first else { return nil }
-        var weighted = 0.0, seconds = 0.0
+        var weighted = 0.0
+        var seconds = 0.0
         for slot in slots {
             if slot.price < cheapest.price { cheapest = slot }
             if slot.price > dearest.price { dearest = slot }

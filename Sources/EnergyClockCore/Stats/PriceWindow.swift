@@ -33,7 +33,8 @@ public struct PriceWindow: Sendable, Equatable {
         for (i, slot) in candidates.enumerated() {
             let target = slot.slot.start.addingTimeInterval(length)
             // The slot that ends exactly at `target`, by binary search over ends.
-            var low = i, high = candidates.count
+            var low = i
+            var high = candidates.count
             while low < high {
                 let mid = (low + high) / 2
                 if candidates[mid].slot.end < target { low = mid + 1 } else { high = mid }

@@ -27,7 +27,8 @@ extension PriceStore {
         }
         do {
             guard !db.isReadOnly else {
-                throw StoreError(action: "open \(path) for writing", message: "the file is read-only; energyclock must be able to save settings")
+                throw StoreError(
+                    action: "open \(path) for writing", message: "the file is read-only; energyclock must be able to save settings")
             }
             try db.execute("PRAGMA journal_mode=WAL", action: "enable the write-ahead log")
             try db.execute("PRAGMA synchronous=FULL", action: "set durable writes")
@@ -39,7 +40,8 @@ extension PriceStore {
             var version: Int64 = 0
             try db.query("PRAGMA user_version", action: "read the schema version") { version = $0.integer(0) }
             guard version <= schemaVersion else {
-                throw OpenFailure.damaged("it has schema version \(version), written by a newer energyclock; this one knows up to \(schemaVersion)")
+                throw OpenFailure.damaged(
+                    "it has schema version \(version), written by a newer energyclock; this one knows up to \(schemaVersion)")
             }
             // Always a write, so that a store that cannot be written fails here and not at the first change.
             try db.transaction(action: "migrate the store from schema version \(version)") { () throws(StoreError) in
@@ -81,7 +83,7 @@ extension PriceStore {
         var statement: OpaquePointer?
         defer { sqlite3_finalize(statement) }
         guard sqlite3_prepare_v2(handle, "SELECT json FROM settings WHERE id = 1", -1, &statement, nil) == SQLITE_OK,
-              sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0)
+            sqlite3_step(statement) == SQLITE_ROW, let text = sqlite3_column_text(statement, 0)
         else { return nil }
         return String(cString: text)
     }

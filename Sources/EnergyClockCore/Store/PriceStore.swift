@@ -110,11 +110,12 @@ public final class PriceStore {
             [.text(source), .integer(Self.seconds(interval.start)), .integer(Self.seconds(interval.end))],
             action: "read prices of \(source)"
         ) { row in
-            slots.append(PriceSlot(
-                start: Date(timeIntervalSince1970: Double(row.integer(0))),
-                end: Date(timeIntervalSince1970: Double(row.integer(1))),
-                market: row.real(2)
-            ))
+            slots.append(
+                PriceSlot(
+                    start: Date(timeIntervalSince1970: Double(row.integer(0))),
+                    end: Date(timeIntervalSince1970: Double(row.integer(1))),
+                    market: row.real(2)
+                ))
         }
         return slots
     }
@@ -123,18 +124,21 @@ public final class PriceStore {
     public func save(_ slots: [PriceSlot], source: String, fetchedAt: Date?) throws(StoreError) {
         try db.transaction(action: "save prices of \(source)") { () throws(StoreError) in
             if let first = slots.first, let last = slots.last {
-                try db.query(#"DELETE FROM prices WHERE source = ? AND "end" > ? AND start < ?"#,
-                             [.text(source), .integer(Self.seconds(first.start)), .integer(Self.seconds(last.end))],
-                             action: "replace prices of \(source)")
+                try db.query(
+                    #"DELETE FROM prices WHERE source = ? AND "end" > ? AND start < ?"#,
+                    [.text(source), .integer(Self.seconds(first.start)), .integer(Self.seconds(last.end))],
+                    action: "replace prices of \(source)")
                 for slot in slots {
-                    try db.query(#"INSERT INTO prices (source, start, "end", market) VALUES (?, ?, ?, ?)"#,
-                                 [.text(source), .integer(Self.seconds(slot.start)), .integer(Self.seconds(slot.end)), .real(slot.market)],
-                                 action: "save prices of \(source)")
+                    try db.query(
+                        #"INSERT INTO prices (source, start, "end", market) VALUES (?, ?, ?, ?)"#,
+                        [.text(source), .integer(Self.seconds(slot.start)), .integer(Self.seconds(slot.end)), .real(slot.market)],
+                        action: "save prices of \(source)")
                 }
             }
             guard let fetchedAt else { return }
-            try db.query("INSERT INTO fetches (source, last_success) VALUES (?, ?) ON CONFLICT(source) DO UPDATE SET last_success = excluded.last_success",
-                         [.text(source), .integer(Self.seconds(fetchedAt))], action: "record the fetch of \(source)")
+            try db.query(
+                "INSERT INTO fetches (source, last_success) VALUES (?, ?) ON CONFLICT(source) DO UPDATE SET last_success = excluded.last_success",
+                [.text(source), .integer(Self.seconds(fetchedAt))], action: "record the fetch of \(source)")
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The directory that holds the store: made when missing, and checked to be a usable directory
@@ -16,7 +16,8 @@ public struct StateDirectory: Sendable {
         self.path = path
         try Self.ensure(path)
         guard access(path, R_OK | W_OK | X_OK) == 0 else {
-            throw StoreError(action: "use state directory \(path)", message: "\(Self.lastError()); it must be readable and writable by this user")
+            throw StoreError(
+                action: "use state directory \(path)", message: "\(Self.lastError()); it must be readable and writable by this user")
         }
     }
 
@@ -88,7 +89,8 @@ public final class StateLock: Sendable {
             }
             throw StoreError(
                 action: "lock state directory \(directory.path)",
-                message: "another energyclock\(holder.isEmpty ? "" : " (pid \(holder))") is running with it; stop that one, or give this one its own --state-dir"
+                message:
+                    "another energyclock\(holder.isEmpty ? "" : " (pid \(holder))") is running with it; stop that one, or give this one its own --state-dir"
             )
         }
         let pid = Array("\(getpid())\n".utf8)

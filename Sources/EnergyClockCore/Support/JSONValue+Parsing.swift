@@ -137,7 +137,9 @@ private struct JSONReader {
                     guard var code = hex4() else { return nil }
                     if (0xD800..<0xDC00).contains(code) {
                         // A high surrogate must be followed by an escaped low one.
-                        guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else { return nil }
+                        guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                            return nil
+                        }
                         index += 2
                         guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return nil }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)

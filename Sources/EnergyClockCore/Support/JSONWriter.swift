@@ -73,13 +73,25 @@ package struct JSONWriter: Sendable {
     }
 
     /// Writes `key: value` for a string.
-    package mutating func field(_ name: String, _ value: String?) { key(name); string(value) }
+    package mutating func field(_ name: String, _ value: String?) {
+        key(name)
+        string(value)
+    }
     /// Writes `key: value` for a number.
-    package mutating func field(_ name: String, _ value: Double?) { key(name); number(value) }
+    package mutating func field(_ name: String, _ value: Double?) {
+        key(name)
+        number(value)
+    }
     /// Writes `key: value` for an integer.
-    package mutating func field(_ name: String, _ value: Int?) { key(name); integer(value) }
+    package mutating func field(_ name: String, _ value: Int?) {
+        key(name)
+        integer(value)
+    }
     /// Writes `key: value` for a boolean.
-    package mutating func field(_ name: String, _ value: Bool) { key(name); bool(value) }
+    package mutating func field(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
 
     /// `value` as a JSON string literal.
     package static func quoted(_ value: String) -> String {

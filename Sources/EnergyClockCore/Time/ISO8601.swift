@@ -16,8 +16,8 @@ package enum ISO8601 {
             return value
         }
         guard b.count >= 17, let year = number(0, 4), b[4] == 45, let month = number(5, 2), b[7] == 45,
-              let day = number(8, 2), b[10] == 84 || b[10] == 32 || b[10] == 116,
-              let hour = number(11, 2), b[13] == 58, let minute = number(14, 2)
+            let day = number(8, 2), b[10] == 84 || b[10] == 32 || b[10] == 116,
+            let hour = number(11, 2), b[13] == 58, let minute = number(14, 2)
         else { return nil }
         var i = 16
         var second = 0.0
@@ -40,9 +40,9 @@ package enum ISO8601 {
         guard i < b.count else { return nil }
         var offset = 0
         switch b[i] {
-        case 90, 122: // Z
+        case 90, 122:  // Z
             i += 1
-        case 43, 45: // + or -
+        case 43, 45:  // + or -
             let sign = b[i] == 45 ? -1 : 1
             guard let oh = number(i + 1, 2) else { return nil }
             i += 3

@@ -18,8 +18,8 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
     public init?(parsing text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
-              (1...12).contains(m), d >= 1
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+            (1...12).contains(m), d >= 1
         else { return nil }
         let candidate = LocalDay(year: y, month: m, day: d)
         guard LocalDay(daysSinceEpoch: candidate.daysSinceEpoch) == candidate else { return nil }

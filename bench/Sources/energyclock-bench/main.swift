@@ -9,7 +9,7 @@ import MQTTClient
 
 /// Runs `body` `runs` times and returns the sorted durations in microseconds.
 func measure(runs: Int, _ body: () -> Void) -> [Double] {
-    body() // warm-up
+    body()  // warm-up
     return (0..<runs).map { _ in
         let start = ContinuousClock.now
         body()
@@ -20,7 +20,9 @@ func measure(runs: Int, _ body: () -> Void) -> [Double] {
 
 func report(_ name: String, _ samples: [Double], unit: String = "µs", scale: Double = 1) {
     func at(_ q: Double) -> String { String(format: "%.1f", samples[min(samples.count - 1, Int(Double(samples.count) * q))] / scale) }
-    print("\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) p50 \(at(0.5)) \(unit)  p95 \(at(0.95)) \(unit)  max \(at(1)) \(unit)  (n=\(samples.count))")
+    print(
+        "\(name.padding(toLength: 44, withPad: " ", startingAt: 0)) p50 \(at(0.5)) \(unit)  p95 \(at(0.95)) \(unit)  max \(at(1)) \(unit)  (n=\(samples.count))"
+    )
 }
 
 func core(fixture: String) throws {
@@ -42,17 +44,25 @@ func core(fixture: String) throws {
     var relative = Settings.defaults
     relative.colorMode = .relative
     relative.historyDays = 60
-    for (name, settings) in [("snapshot, absolute, hourly (\(count) slots held)", Settings.defaults),
-                             ("snapshot, relative over 60 days, hourly", relative)] {
-        report(name, measure(runs: 100) {
-            _ = Snapshot.derive(now: now, calendar: calendar, settings: settings, slots: slots, source: "energyzero", stale: false, updatedAt: nil)
-        })
+    for (name, settings) in [
+        ("snapshot, absolute, hourly (\(count) slots held)", Settings.defaults),
+        ("snapshot, relative over 60 days, hourly", relative),
+    ] {
+        report(
+            name,
+            measure(runs: 100) {
+                _ = Snapshot.derive(
+                    now: now, calendar: calendar, settings: settings, slots: slots, source: "energyzero", stale: false, updatedAt: nil)
+            })
     }
     var native = relative
     native.resolution = .native
-    report("snapshot, relative over 60 days, native", measure(runs: 100) {
-        _ = Snapshot.derive(now: now, calendar: calendar, settings: native, slots: slots, source: "energyzero", stale: false, updatedAt: nil)
-    })
+    report(
+        "snapshot, relative over 60 days, native",
+        measure(runs: 100) {
+            _ = Snapshot.derive(
+                now: now, calendar: calendar, settings: native, slots: slots, source: "energyzero", stale: false, updatedAt: nil)
+        })
 
     // A custom price list of one-second slots for a whole day: the finest a source may send.
     let secondStart = calendar.start(of: today.adding(days: -2))
@@ -61,28 +71,38 @@ func core(fixture: String) throws {
     }
     let customBody = Array(("[" + perSecond.joined(separator: ",") + "]").utf8)
     var seconds: [PriceSlot] = []
-    report("parse custom list of 86,400 one-second slots", measure(runs: 5) { seconds = try! CustomSource.parse(customBody) }, unit: "ms", scale: 1000)
+    report(
+        "parse custom list of 86,400 one-second slots", measure(runs: 5) { seconds = try! CustomSource.parse(customBody) }, unit: "ms",
+        scale: 1000)
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("energyclock-bench-\(getpid())")
     let store = try PriceStore(directory: directory)
     defer { try? FileManager.default.removeItem(at: directory) }
-    report("store 86,400 one-second slots (one transaction)", measure(runs: 5) {
-        try! store.save(seconds, source: "custom/bench", fetchedAt: Date())
-    }, unit: "ms", scale: 1000)
+    report(
+        "store 86,400 one-second slots (one transaction)",
+        measure(runs: 5) {
+            try! store.save(seconds, source: "custom/bench", fetchedAt: Date())
+        }, unit: "ms", scale: 1000)
     let secondsNow = secondStart.addingTimeInterval(13 * 3600)
     for resolution in [Resolution.hour, .native] {
         var settings = Settings.defaults
         settings.resolution = resolution
-        report("snapshot of one-second slots, \(resolution.rawValue)", measure(runs: 10) {
-            _ = Snapshot.derive(now: secondsNow, calendar: calendar, settings: settings, slots: seconds, source: "custom", stale: false, updatedAt: nil)
-        }, unit: "ms", scale: 1000)
+        report(
+            "snapshot of one-second slots, \(resolution.rawValue)",
+            measure(runs: 10) {
+                _ = Snapshot.derive(
+                    now: secondsNow, calendar: calendar, settings: settings, slots: seconds, source: "custom", stale: false, updatedAt: nil)
+            }, unit: "ms", scale: 1000)
     }
 
     let patches = (0..<1000).map { i in
-        try! SettingsPatch.parse(field: "green_max", plain: Array(String(format: "%.3f", Double(i % 150) / 1000).utf8), sources: ["energyzero"])
+        try! SettingsPatch.parse(
+            field: "green_max", plain: Array(String(format: "%.3f", Double(i % 150) / 1000).utf8), sources: ["energyzero"])
     }
-    report("fold 1000 settings patches", measure(runs: 100) {
-        _ = patches.reduce(Settings.defaults) { (try? $0.merged($1)) ?? $0 }
-    })
+    report(
+        "fold 1000 settings patches",
+        measure(runs: 100) {
+            _ = patches.reduce(Settings.defaults) { (try? $0.merged($1)) ?? $0 }
+        })
 }
 
 /// Sends `count` settings changes one after another and times each until its result arrives.

@@ -35,4 +35,3 @@ enum FuzzTarget: String, CaseIterable {
         return target
     }()
 }
-
