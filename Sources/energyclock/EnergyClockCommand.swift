@@ -16,21 +16,11 @@ enum EnergyClockCommand {
             case "--version", "version":
                 print("energyclock \(EnergyClockVersion.string)")
             case "run":
-                if arguments.contains("--help") {
-                    print(Help.text)
-                    return
-                }
-                let options = try ParsedOptions(
-                    arguments: Array(arguments.dropFirst()), specs: Configuration.runSpecs, environment: environment)
-                exit(await Daemon.run(try Configuration(options, environment: environment)))
+                guard let config = try configuration(arguments, specs: Configuration.runSpecs, environment: environment) else { return }
+                exit(await Daemon.run(config))
             case "prices":
-                if arguments.contains("--help") {
-                    print(Help.text)
-                    return
-                }
-                let options = try ParsedOptions(
-                    arguments: Array(arguments.dropFirst()), specs: Configuration.pricesSpecs, environment: environment)
-                exit(await PricesCommand.run(try Configuration(options, environment: environment)))
+                guard let config = try configuration(arguments, specs: Configuration.pricesSpecs, environment: environment) else { return }
+                exit(await PricesCommand.run(config))
             case let other?:
                 throw UsageError("unknown command \"\(other)\"; use run, prices, --help or --version")
             }
@@ -38,6 +28,19 @@ enum EnergyClockCommand {
             FileHandle.standardError.write(Data("energyclock: \(error)\n".utf8))
             exit(2)
         }
+    }
+}
+
+extension EnergyClockCommand {
+    /// The options of a command, read from its arguments after the command's name and from the
+    /// environment; nil when `--help` was asked for (and printed).
+    static func configuration(_ arguments: [String], specs: [OptionSpec], environment: [String: String]) throws -> Configuration? {
+        guard !arguments.contains("--help") else {
+            print(Help.text)
+            return nil
+        }
+        let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: specs, environment: environment)
+        return try Configuration(options, environment: environment)
     }
 }
 
