@@ -56,7 +56,7 @@ public struct MQTTTLS: Sendable, Equatable {
 public struct MQTTOptions: Sendable {
     /// Broker host name or address.
     public var host: String
-    /// Broker port.
+    /// Broker port: 1883 for plain MQTT, 8883 for TLS by convention.
     public var port: Int
     /// The client id; unique per connection on one broker.
     public var clientID: String
@@ -64,7 +64,7 @@ public struct MQTTOptions: Sendable {
     public var username: String?
     /// Password, if the broker requires one; never logged.
     public var password: String?
-    /// Protocol version.
+    /// The protocol version to speak; MQTT 5 carries response topics and refusal reasons.
     public var version: MQTTVersion
     /// Keepalive interval in seconds.
     public var keepalive: Int

@@ -7,7 +7,7 @@ public actor PriceManager {
     public struct Configuration: Sendable {
         /// The zone that defines "today".
         public var calendar: LocalCalendar
-        /// Fetch timing.
+        /// When tomorrow is polled for, and how fetches are spaced and retried.
         public var policy: RefreshSchedule.Policy
         /// Local days of prices kept in the store per source.
         public var retentionDays: Int

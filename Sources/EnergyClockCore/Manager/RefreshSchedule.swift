@@ -5,7 +5,7 @@ import Foundation
 /// The manager asks ``decide(now:need:nextEvent:)`` what to do, does it, and reports back
 /// with ``succeeded(at:stillNeeded:jitter:)`` or ``failed(at:jitter:)``.
 public struct RefreshSchedule: Sendable, Equatable {
-    /// Timing rules.
+    /// When to poll for tomorrow, and how to space polls and retries.
     public struct Policy: Sendable, Equatable {
         /// Local hour from which tomorrow's prices are expected.
         public var tomorrowHour: Int = 13

@@ -4,11 +4,11 @@ import Synchronization
 
 /// A received HTTP answer.
 public struct HTTPResponse: Sendable {
-    /// Status code.
+    /// The HTTP status code, e.g. 200 or 404.
     public var status: Int
     /// The `Content-Type` header, lower case, without parameters.
     public var contentType: String
-    /// The body.
+    /// The body as received, at most the client's size limit.
     public var body: [UInt8]
 
 }

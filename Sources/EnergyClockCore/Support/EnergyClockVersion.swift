@@ -1,5 +1,5 @@
 /// The version of this build.
 public enum EnergyClockVersion {
-    /// Semantic version.
+    /// The semantic version, shown by `--version`, in the log and to Home Assistant.
     public static let string = "0.1.0"
 }

@@ -4,13 +4,13 @@ public enum JSONValue: Sendable, Hashable {
     case null
     /// `true` or `false`.
     case bool(Bool)
-    /// Any number.
+    /// Any number, read as a `Double`.
     case number(Double)
-    /// A string.
+    /// A string, escapes resolved.
     case string(String)
-    /// An array.
+    /// An array, in order.
     case array([JSONValue])
-    /// An object.
+    /// An object; with a repeated key, the last value counts.
     case object([String: JSONValue])
 
     /// A short text form for error messages: the value of a scalar, else its type.
