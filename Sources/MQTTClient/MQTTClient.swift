@@ -2,6 +2,10 @@ import CMosquitto
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// An MQTT client over libmosquitto: connects in the background, reconnects by itself, and
 /// delivers connection changes and messages as an `AsyncStream`.
 ///
@@ -105,10 +109,15 @@ public final class MQTTClient: Sendable {
         let context = context
         let options = options
         let thread = Thread {
+            // Named for `top -H` and /proc: Foundation does not name threads for the system on Linux.
+            let fd = open("/proc/thread-self/comm", O_WRONLY)
+            if fd >= 0 {
+                _ = write(fd, "mqtt", 4)
+                close(fd)
+            }
             NetworkLoop(mosq: handle.mosq, context: context, options: options).run()
             context.loopFinished.signal()
         }
-        thread.name = "mqtt-\(options.clientID)"
         thread.start()
     }
 

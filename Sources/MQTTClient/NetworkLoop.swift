@@ -26,8 +26,10 @@ struct NetworkLoop {
         var quickDrops = 0
         while !stopping {
             if rc == Self.success {
-                // One step: read, write and keepalive; publishes from other threads wake it early.
-                rc = mosquitto_loop(mosq, 100, 1)
+                // One step: read, write and keepalive. It sleeps until the socket has something, a
+                // publish from another thread (or stop()'s DISCONNECT) wakes it through libmosquitto's
+                // socket pair, or a keepalive ping is due: libmosquitto shortens the wait to that.
+                rc = mosquitto_loop(mosq, Int32(clamping: options.keepalive * 1000), 1)
                 if rc == Self.success { continue }
             }
             if stopping { break }

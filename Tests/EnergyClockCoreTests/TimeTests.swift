@@ -55,3 +55,19 @@ import Testing
         #expect(try await woke.value == at("2026-01-01T00:15:00Z"))
     }
 }
+
+@Suite struct SystemClockTests {
+    @Test func aSleepEndsAtItsDeadlineAndACancelledOneAtOnce() async throws {
+        let clock = SystemClock()
+        let deadline = clock.now.addingTimeInterval(0.2)
+        try await clock.sleep(until: deadline)
+        #expect(clock.now >= deadline)
+
+        let sleeper = Task { try await clock.sleep(until: clock.now.addingTimeInterval(3600)) }
+        try await Task.sleep(for: .milliseconds(50))
+        let cancelled = ContinuousClock.now
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(ContinuousClock.now - cancelled < .seconds(5), "a cancelled hour-long sleep ends at once")
+    }
+}

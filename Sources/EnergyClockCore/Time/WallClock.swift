@@ -21,7 +21,8 @@ public struct SystemClock: WallClock {
         while true {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return }
-            try await Task.sleep(for: .milliseconds(Int64(min(remaining, 60) * 1000) + 1))
+            // No timer slack, and no wake-up before the deadline: see MonotonicSleep.
+            try await MonotonicSleep.sleep(seconds: min(remaining, 60) + 0.000_5)
         }
     }
 }

@@ -1,0 +1,52 @@
+import EnergyClockCore
+import EnergyClockTesting
+import Foundation
+import MQTTClient
+import Testing
+
+/// An idle daemon sleeps: its MQTT thread waits for the socket, not for a poll interval.
+@Suite(.timeLimit(.minutes(1)))
+struct IdleTests {
+    /// Voluntary context switches of each of `pid`'s threads, by thread name.
+    func wakeups(_ pid: pid_t) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        for tid in tasks {
+            let name =
+                (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("voluntary_ctxt_switches:") }
+            counts[name, default: 0] += line.flatMap { Int($0.split(separator: "\t").last ?? "") } ?? 0
+        }
+        return counts
+    }
+
+    @Test func theMQTTThreadSleepsWhileNothingHappens() async throws {
+        let broker = try await TestBroker.start()
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/stale")
+        let daemon = try ChildProcess(
+            ProcessTests.binary,
+            [
+                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
+                "--energyzero-url", "http://127.0.0.1:9",
+            ], environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") })
+        // Settled once the first fetch has failed; its retry is 30 s away and the keepalive 60 s.
+        #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil, "\(daemon.log)")
+        try await Task.sleep(for: .milliseconds(300))
+        let before = wakeups(daemon.pid)
+        #expect(before["mqtt"] != nil, "the network thread is named mqtt: \(before)")
+        try await Task.sleep(for: .seconds(3))
+        let after = wakeups(daemon.pid)
+        // With a 100 ms poll this was 30; asleep on the socket it is none.
+        #expect((after["mqtt"] ?? 0) - (before["mqtt"] ?? 0) <= 1, "\(before) → \(after)")
+
+        // A publish from another thread still wakes it at once: a settings change is answered.
+        try live.client.subscribe("energyclock/settings/result")
+        try live.client.publish("energyclock/settings/history_days/set", "3")
+        #expect(await live.wait(for: "energyclock/settings/result") { $0.contains("\"ok\":true") } != nil)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 20) == 0)
+        await live.stop()
+    }
+}
