@@ -71,10 +71,9 @@ public final class MQTTClient: Sendable {
             try check("set the credentials", mosquitto_username_pw_set(mosq, options.username, options.password))
         }
         if let tls = options.tls {
-            if tls.caFile == nil, tls.caPath == nil {
-                try check("use the system's CA certificates", mosquitto_int_option(mosq, MOSQ_OPT_TLS_USE_OS_CERTS, 1))
-            }
-            let rc = mosquitto_tls_set(mosq, tls.caFile, tls.caPath, tls.certFile, tls.keyFile) { buffer, size, _, client in
+            // Without a CA of its own, trust the system's store (ca-certificates keeps it hashed here).
+            let caPath = tls.caFile == nil && tls.caPath == nil ? MQTTTLS.systemCAPath : tls.caPath
+            let rc = mosquitto_tls_set(mosq, tls.caFile, caPath, tls.certFile, tls.keyFile) { buffer, size, _, client in
                 // OpenSSL asks for the key's passphrase, with libmosquitto's client as its user data.
                 guard let buffer, let client, size > 0,
                     let password = CallbackContext.from(mosquitto_userdata(OpaquePointer(client))).options.tls?.keyPassword

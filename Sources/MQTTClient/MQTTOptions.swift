@@ -38,6 +38,9 @@ public struct MQTTTLS: Sendable, Equatable {
     /// Skip the check that the broker's certificate names the host connected to.
     public var insecure: Bool
 
+    /// The system's CA store, trusted when neither ``caFile`` nor ``caPath`` is given.
+    public static let systemCAPath = "/etc/ssl/certs"
+
     /// TLS trusting `caFile`/`caPath` (or the system's store), with an optional client certificate.
     public init(
         caFile: String? = nil, caPath: String? = nil, certFile: String? = nil, keyFile: String? = nil,

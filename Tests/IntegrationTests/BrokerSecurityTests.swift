@@ -60,6 +60,17 @@ struct BrokerSecurityTests {
         }
         #expect(!live.messages.contains { $0.topic.hasPrefix("unknown/") || $0.topic.hasPrefix("mismatch/") })
 
+        // A directory of hashed CA certificates, as the system's store is kept, works the same.
+        let store = certs.directory.appendingPathComponent("store")
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: certs.path("ca.crt"), toPath: store.appendingPathComponent("ca.pem").path)
+        let rehash = try ChildProcess("/usr/bin/openssl", ["rehash", store.path])
+        #expect(await rehash.waitForExit(timeout: 20) == 0, "\(rehash.log)")
+        let byPath = try daemon(port: broker.port, ["--mqtt-ca-path", store.path, "--topic-prefix", "bypath"])
+        #expect(await live.wait(for: "bypath/status") { $0 == "online" } != nil, "\(byPath.log)")
+        byPath.signal(SIGTERM)
+        #expect(await byPath.waitForExit(timeout: 20) == 0)
+
         // --mqtt-tls-insecure accepts the wrong name, and says so.
         let insecure = try daemon(
             port: mismatchBroker.port, host: "localhost", ["--mqtt-ca-file", certs.path("ca.crt"), "--mqtt-tls-insecure"])
@@ -99,6 +110,22 @@ struct BrokerSecurityTests {
         #expect(!without.log.contains("connected to"))
         #expect(without.isRunning)
         for process in [with, without, encrypted] {
+            process.signal(SIGTERM)
+            #expect(await process.waitForExit(timeout: 20) == 0)
+        }
+    }
+
+    @Test func port8883MeansTLSUnlessTurnedOff() async throws {
+        for (extra, tls) in [([String](), true), (["--mqtt-tls=false"], false)] {
+            let process = try ChildProcess(
+                ProcessTests.binary,
+                [
+                    "run", "--state-dir", temporaryDirectory().path, "--mqtt-host", "127.0.0.1", "--mqtt-port", "8883",
+                    "--energyzero-url", "http://127.0.0.1:9",
+                ] + extra,
+                environment: environment())
+            #expect(await waitFor("starting: broker", in: process), "\(process.log)")
+            #expect(process.log.contains("127.0.0.1:8883 (TLS)") == tls, "\(process.log)")
             process.signal(SIGTERM)
             #expect(await process.waitForExit(timeout: 20) == 0)
         }

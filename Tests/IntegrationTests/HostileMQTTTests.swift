@@ -54,6 +54,15 @@ struct HostileMQTTTests {
         #expect(policy.refusal(for: "home/ecx/reply") == nil)
         #expect(policy.refusal(for: "homeassistant/x") == nil)
         #expect(policy.refusal(for: "home/lighting") == nil)
+
+        // An empty response topic is no address at all: the request is answered on settings/result only.
+        let router = CommandRouter(topics: TopicTree(prefix: "home/ec"), sources: ["energyzero"], replies: policy)
+        let empty = router.request(
+            from: MQTTMessage(topic: "home/ec/settings/set", payload: Array(#"{"history_days":3}"#.utf8), responseTopic: ""))
+        #expect(empty?.reply == nil)
+        #expect((try? empty?.patch.get()) != nil)
+        let allowed = router.request(from: MQTTMessage(topic: "home/ec/settings/set", payload: Array("{}".utf8), responseTopic: "app/x"))
+        #expect(allowed?.reply?.address == "app/x")
     }
 
     @Test func retainedCommandsAreRefusedLiveAndDeletionsIgnored() async throws {
