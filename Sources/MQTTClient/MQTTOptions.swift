@@ -124,6 +124,7 @@ public struct MQTTMessage: Sendable {
 }
 
 /// What happens on the connection, in order.
+@nonexhaustive
 public enum MQTTEvent: Sendable {
     /// The broker accepted the connection (first time or after a reconnect).
     case connected

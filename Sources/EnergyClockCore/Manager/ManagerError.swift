@@ -1,4 +1,5 @@
 /// Why a manager could not start.
+@nonexhaustive
 public enum ManagerError: Error, Sendable, CustomStringConvertible {
     /// The store failed.
     case store(StoreError)

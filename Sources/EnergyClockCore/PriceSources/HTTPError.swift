@@ -1,4 +1,5 @@
 /// Why an HTTP request got no answer; never holds the URL, whose query may hold a token.
+@nonexhaustive
 public enum HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No complete answer within the time-out.
     case timeout(seconds: Double)

@@ -12,6 +12,7 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The ways a fetch fails.
+    @nonexhaustive
     public enum Problem: Sendable, Equatable {
         /// The server answered with an unexpected HTTP status.
         case httpStatus(Int, detail: String)

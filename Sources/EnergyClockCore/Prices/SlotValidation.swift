@@ -1,6 +1,7 @@
 import Foundation
 
 /// What is wrong with a list of slots a source delivered.
+@nonexhaustive
 public enum SlotProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// A price that is NaN or infinite.
     case nonFinite(at: Date)

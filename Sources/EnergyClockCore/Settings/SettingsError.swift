@@ -1,4 +1,5 @@
 /// Why a settings update was refused; the text is what the user reads on `settings/result`.
+@nonexhaustive
 public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The payload is not valid JSON.
     case badJSON
