@@ -8,42 +8,63 @@ import Synchronization
 enum MonotonicSleep {
     /// Suspends for `seconds` of monotonic time; throws `CancellationError` at once when cancelled.
     static func sleep(seconds: Double) async throws {
-        let timer = DispatchSource.makeTimerSource(queue: .global())
         let waiter = Waiter()
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler { waiter.finish(nil) }
+        timer.schedule(deadline: .now() + max(seconds, 0), leeway: .nanoseconds(0))
+        // Resumed at once and cancelled at the end, whatever happens: libdispatch traps when a
+        // source that was never resumed is released.
+        timer.resume()
+        defer { timer.cancel() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                guard waiter.install(continuation) else { return continuation.resume(throwing: CancellationError()) }
-                timer.setEventHandler { waiter.finish(nil) }
-                timer.schedule(deadline: .now() + max(seconds, 0), leeway: .nanoseconds(0))
-                timer.resume()
+                waiter.wait(continuation)
             }
         } onCancel: {
             waiter.finish(CancellationError())
         }
-        timer.cancel()
     }
 
-    /// The one continuation of a sleep, resumed exactly once by the timer or by cancellation.
+    /// The outcome of one sleep and the task waiting for it; whichever comes second resumes it.
     private final class Waiter: Sendable {
-        private let state = Mutex<(continuation: CheckedContinuation<Void, any Error>?, cancelled: Bool)>((nil, false))
-
-        /// Takes the continuation; false when the sleep was cancelled before it started.
-        func install(_ continuation: CheckedContinuation<Void, any Error>) -> Bool {
-            state.withLock { s in
-                guard !s.cancelled else { return false }
-                s.continuation = continuation
-                return true
-            }
+        private enum State {
+            case pending
+            case waiting(CheckedContinuation<Void, any Error>)
+            case done((any Error)?)
         }
 
-        /// Ends the sleep, with `error` when cancelled.
-        func finish(_ error: (any Error)?) {
-            let continuation = state.withLock { s in
-                if error != nil { s.cancelled = true }
-                defer { s.continuation = nil }
-                return s.continuation
+        private let state = Mutex(State.pending)
+
+        /// Waits with `continuation`, or resumes it at once when the sleep already ended.
+        func wait(_ continuation: CheckedContinuation<Void, any Error>) {
+            let outcome: (any Error)?? = state.withLock { state in
+                guard case let .done(error) = state else {
+                    state = .waiting(continuation)
+                    return nil
+                }
+                return .some(error)
             }
-            if let error { continuation?.resume(throwing: error) } else { continuation?.resume() }
+            if case let .some(error) = outcome { resume(continuation, error) }
+        }
+
+        /// Ends the sleep, with `error` when cancelled; only the first call counts.
+        func finish(_ error: (any Error)?) {
+            let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
+                switch state {
+                case .done: return nil
+                case .pending:
+                    state = .done(error)
+                    return nil
+                case let .waiting(continuation):
+                    state = .done(error)
+                    return continuation
+                }
+            }
+            if let continuation { resume(continuation, error) }
+        }
+
+        private func resume(_ continuation: CheckedContinuation<Void, any Error>, _ error: (any Error)?) {
+            if let error { continuation.resume(throwing: error) } else { continuation.resume() }
         }
     }
 }
