@@ -70,4 +70,17 @@ import Testing
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         #expect(ContinuousClock.now - cancelled < .seconds(5), "a cancelled hour-long sleep ends at once")
     }
+
+    @Test func sleepsCancelledAtAnyMomentEndCleanly() async {
+        // Cancelled before, while and after they start waiting; a timer released unresumed would trap.
+        let clock = SystemClock()
+        var cancelled = 0
+        for round in 0..<300 {
+            let sleeper = Task { try await clock.sleep(until: clock.now.addingTimeInterval(round % 3 == 0 ? 0 : 60)) }
+            if round % 2 == 0 { await Task.yield() }
+            sleeper.cancel()
+            if case .failure = await sleeper.result { cancelled += 1 }
+        }
+        #expect(cancelled >= 150)
+    }
 }
