@@ -69,7 +69,7 @@ struct BrokerSecurityTests {
         let byPath = try daemon(port: broker.port, ["--mqtt-ca-path", store.path, "--topic-prefix", "bypath"])
         #expect(await live.wait(for: "bypath/status") { $0 == "online" } != nil, "\(byPath.log)")
         byPath.signal(SIGTERM)
-        #expect(await byPath.waitForExit(timeout: 20) == 0)
+        #expect(await byPath.waitForExit(timeout: 20) == 0, "\(byPath.log.suffix(3000))")
 
         // --mqtt-tls-insecure accepts the wrong name, and says so.
         let insecure = try daemon(
@@ -79,7 +79,7 @@ struct BrokerSecurityTests {
 
         for process in [trusted, unknownCA, wrongHost, mismatch, insecure] {
             process.signal(SIGTERM)
-            #expect(await process.waitForExit(timeout: 20) == 0)
+            #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log.suffix(3000))")
         }
         await live.stop()
     }
@@ -111,7 +111,7 @@ struct BrokerSecurityTests {
         #expect(without.isRunning)
         for process in [with, without, encrypted] {
             process.signal(SIGTERM)
-            #expect(await process.waitForExit(timeout: 20) == 0)
+            #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log.suffix(3000))")
         }
     }
 
@@ -127,7 +127,7 @@ struct BrokerSecurityTests {
             #expect(await waitFor("starting: broker", in: process), "\(process.log)")
             #expect(process.log.contains("127.0.0.1:8883 (TLS)") == tls, "\(process.log)")
             process.signal(SIGTERM)
-            #expect(await process.waitForExit(timeout: 20) == 0)
+            #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log.suffix(3000))")
         }
     }
 
@@ -170,7 +170,7 @@ struct BrokerSecurityTests {
         let attempts = broker.log.components(separatedBy: "not authorised").count - 1
         #expect(attempts >= 2 && attempts <= 5, "\(attempts) attempts in 6 s: \(broker.log)")
         refused.signal(SIGTERM)
-        #expect(await refused.waitForExit(timeout: 20) == 0)
+        #expect(await refused.waitForExit(timeout: 20) == 0, "\(refused.log.suffix(3000))")
 
         // The right one from the environment; prices that cover now, so the lamp is driven.
         let state = try stateWithCurrentPrices()
@@ -187,7 +187,7 @@ struct BrokerSecurityTests {
         #expect(daemon.log.components(separatedBy: "refused a publish").count - 1 == 1, "\(daemon.log)")
         #expect(!daemon.log.contains("s3cret"))
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 20) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(3000))")
         await live.stop()
     }
 }

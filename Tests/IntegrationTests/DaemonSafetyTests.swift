@@ -44,7 +44,7 @@ struct DaemonSafetyTests {
         let third = try daemon(broker, state: state)
         while !third.log.contains("connected to"), third.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         third.signal(SIGTERM)
-        #expect(await third.waitForExit(timeout: 20) == 0)
+        #expect(await third.waitForExit(timeout: 20) == 0, "\(third.log.suffix(3000))")
         await live.stop()
     }
 
@@ -119,7 +119,7 @@ struct DaemonSafetyTests {
         try live.client.publish("energyclock/settings/history_days/set", "3")
         #expect(object(await live.wait(for: "energyclock/settings/result"))?["ok"] as? Bool == true)
         first.signal(SIGTERM)
-        #expect(await first.waitForExit(timeout: 20) == 0)
+        #expect(await first.waitForExit(timeout: 20) == 0, "\(first.log.suffix(3000))")
 
         // The page that holds the schema survives; every page after the settings is scribbled over.
         let path = state.appendingPathComponent(PriceStore.fileName).path
@@ -159,7 +159,7 @@ struct DaemonSafetyTests {
         #expect(process.log.utf8.count < 200_000, "\(process.log.utf8.count) bytes of log")
         #expect(lines.filter { $0.contains("settings update refused") }.count <= 3)
         process.signal(SIGTERM)
-        #expect(await process.waitForExit(timeout: 20) == 0)
+        #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log.suffix(3000))")
         await live.stop()
     }
 
@@ -239,7 +239,7 @@ struct DaemonSafetyTests {
         }
         #expect(published != nil)
         last.signal(SIGTERM)
-        #expect(await last.waitForExit(timeout: 20) == 0)
+        #expect(await last.waitForExit(timeout: 20) == 0, "\(last.log.suffix(3000))")
         await live.stop()
     }
 }

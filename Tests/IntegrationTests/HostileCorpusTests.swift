@@ -191,7 +191,7 @@ struct HostileCorpusTests {
         #expect(try storeBytes(state) == storeBefore)
         #expect(!daemon.log.split(separator: "\n").contains { $0.hasPrefix("2099") })
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 20) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(3000))")
         await live.stop()
     }
 }

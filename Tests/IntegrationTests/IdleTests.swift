@@ -46,7 +46,7 @@ struct IdleTests {
         try live.client.publish("energyclock/settings/history_days/set", "3")
         #expect(await live.wait(for: "energyclock/settings/result") { $0.contains("\"ok\":true") } != nil)
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 20) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(3000))")
         await live.stop()
     }
 }

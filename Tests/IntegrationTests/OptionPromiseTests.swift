@@ -49,7 +49,7 @@ struct OptionPromiseTests {
         #expect(result["ok"] as? Bool == true, "\(result)")
         #expect((result["settings"] as? [String: Any])?["custom_url"] as? String == "http://127.0.0.1:9/prices.json")
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 20) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(3000))")
         await live.stop()
     }
 
@@ -71,7 +71,7 @@ struct OptionPromiseTests {
         }
         #expect(http.requests.contains { $0.contains(asked) }, "\(http.requests)")
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 20) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(3000))")
     }
 
     @Test func nothingIsQueuedWhileDisconnectedAndLightsAreSetAgainAfterwards() async throws {

@@ -50,7 +50,7 @@ struct ProcessTests {
         let settings = await live.wait(for: "home/ec/settings") { object($0)?["history_days"] as? Int == 3 }
         #expect(object(settings)?["color_mode"] as? String == "relative")
         again.signal(SIGINT)
-        #expect(await again.waitForExit(timeout: 20) == 0)
+        #expect(await again.waitForExit(timeout: 20) == 0, "\(again.log.suffix(3000))")
         await live.stop()
     }
 
@@ -119,7 +119,7 @@ struct ProcessTests {
         let refused = try ChildProcess(Self.binary, arguments, environment: environment(["ENERGYCLOCK_MQTT_PASSWORD": "wrong"]))
         while !refused.log.contains("refused the connection") { try await Task.sleep(for: .milliseconds(10)) }
         refused.signal(SIGTERM)
-        #expect(await refused.waitForExit(timeout: 20) == 0)
+        #expect(await refused.waitForExit(timeout: 20) == 0, "\(refused.log.suffix(3000))")
         #expect(refused.log.contains("Not authorized"), "\(refused.log)")
         #expect(!refused.log.contains("wrong"))
 
@@ -129,7 +129,7 @@ struct ProcessTests {
         let daemon = try ChildProcess(Self.binary, arguments + ["--mqtt-password-file", file], environment: environment([:]))
         while !daemon.log.contains("connected to") { try await Task.sleep(for: .milliseconds(10)) }
         daemon.signal(SIGTERM)
-        #expect(await daemon.waitForExit(timeout: 20) == 0)
+        #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(3000))")
         #expect(!daemon.log.contains("s3cret"))
     }
 

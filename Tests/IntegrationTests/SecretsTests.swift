@@ -102,7 +102,7 @@ struct SecretsTests {
 
         for process in [daemon, refused] {
             process.signal(SIGTERM)
-            #expect(await process.waitForExit(timeout: 20) == 0)
+            #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log.suffix(3000))")
         }
         let published = live.messages.map { "\($0.topic) \($0.text)" }.joined(separator: "\n")
         for secret in Self.all {
