@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# Benchmarks: hot paths in process, then the release daemon against a real mosquitto:
-# settings round trip and memory at rest.
+# Benchmarks: the hot paths in process, then the release daemon against a real mosquitto (with
+# set_tcp_nodelay) as its users see it. Writes bench/results.md; the README's Performance table
+# comes from it.
+#
+#   bench/run.sh                      everything (about eight minutes: idle is measured for five)
+#   IDLE_SECONDS=60 bench/run.sh      a shorter idle measurement
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -10,42 +14,126 @@ swift build -c release --product energyclock
 (cd bench && swift package clean && swift build -c release)
 bench="bench/.build/release/energyclock-bench"
 daemon="$(swift build -c release --show-bin-path)/energyclock"
-
-echo "== in process"
-"$bench" core Tests/EnergyClockCoreTests/Fixtures/electricity_quarter_response.json
+idle_seconds="${IDLE_SECONDS:-300}"
+results="bench/results.md"
 
 work="$(mktemp -d)"
-trap 'kill ${broker:-} ${pid:-} 2>/dev/null || true; rm -rf "$work"' EXIT
+chmod 755 "$work"
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-memory() {
-    local rss dirty
-    rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")
-    dirty=$(awk '/^Private_Dirty/ {print $2}' "/proc/$pid/smaps_rollup")
-    echo "$1: RSS ${rss} kB, private dirty ${dirty} kB, threads $(awk '/^Threads/ {print $2}' "/proc/$pid/status")"
+echo "== in process"
+"$bench" core Sources/EnergyClockTesting/Fixtures/electricity_quarter_response.json
+
+port=$((10000 + RANDOM % 20000))
+printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n' "$port" >"$work/mosquitto.conf"
+mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
+pids+=($!)
+sleep 0.3
+
+# Prices of the user's own: hourly 0.05 EUR/kWh around now, and one-second slots of alternating price.
+now=$(date +%s)
+hour=$((now / 3600 * 3600))
+{
+    printf '['
+    for i in $(seq -2 47); do printf '%s{"start":%d,"price":0.05}' "$([ "$i" = -2 ] || echo ,)" $((hour + i * 3600)); done
+    printf ']'
+} >"$work/hourly.json"
+{
+    printf '['
+    for i in $(seq 0 900); do printf '%s{"start":%d,"price":0.0%d}' "$([ "$i" = 0 ] || echo ,)" $((now - 5 + i)) $((4 + i % 2)); done
+    printf ']'
+} >"$work/seconds.json"
+
+# start NAME PRICES [FLAGS…]: a daemon with its own state directory, choosing the custom source.
+start() {
+    local name="$1" prices="$2"
+    shift 2
+    "$daemon" run --mqtt-host 127.0.0.1 --mqtt-port "$port" --state-dir "$work/$name" --topic-prefix energyclock \
+        --custom-url "file://$work/$prices" --energyzero-url http://127.0.0.1:9 --ha-discovery false --log-level warning "$@" \
+        2>"$work/$name.log" &
+    pid=$!
+    pids+=("$pid")
+    sleep 0.5
+}
+choose() { # FIELD VALUE: a setting over MQTT, waiting for its answer
+    mosquitto_sub -p "$port" -t energyclock/settings/result -C 1 -W 10 >/dev/null &
+    local sub=$!
+    sleep 0.1
+    mosquitto_pub -p "$port" -t "energyclock/settings/$1/set" -m "$2"
+    wait "$sub"
+}
+stop() {
+    kill -TERM "$pid"
+    wait "$pid" || true
+}
+memory() { # the daemon's peak resident set and private memory, kB
+    echo "$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status") $(awk '/^Private_(Clean|Dirty)/ {s += $2} END {print s}' "/proc/$pid/smaps_rollup")"
+}
+stats() { # one table row from one number per line on standard input
+    sort -n | awk -v name="$1" '{v[NR] = $1} END {
+        printf "| %s | %.2f | %.2f | %.2f | %.2f | %d |\n", name, v[1], v[int((NR + 1) / 2)], v[int(NR * 0.99 + 0.5) > 0 ? int(NR * 0.99 + 0.5) : 1], v[NR], NR }'
 }
 
-# The broker's own Nagle setting decides whether a small answer waits for a delayed ACK,
-# so the round trip is measured against both a default and a tuned mosquitto.
-for tuning in "" "set_tcp_nodelay true"; do
-    port=$((10000 + RANDOM % 20000))
-    printf 'listener %s 127.0.0.1\nallow_anonymous true\n%s\n' "$port" "$tuning" >"$work/mosquitto.conf"
-    mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
-    broker=$!
-    sleep 0.3
-    rm -rf "$work/state"
-    # No price API is reachable here: the daemon runs from an empty cache and retries in the background.
-    "$daemon" run --mqtt-host 127.0.0.1 --mqtt-port "$port" --state-dir "$work/state" \
-        --energyzero-url http://127.0.0.1:9 --log-level error 2>"$work/daemon.log" &
-    pid=$!
-    sleep 1
-    echo "== daemon, mosquitto ${tuning:-with default settings}"
-    memory "at rest after start"
-    "$bench" roundtrip "$port" 500
-    memory "after 500 settings changes"
-    kill -TERM "$pid"
-    wait "$pid"
-    pid=""
-    kill "$broker"
-    wait "$broker" 2>/dev/null || true
-    broker=""
-done
+{
+    echo "# energyclock benchmark results"
+    echo
+    echo "$(date -u +%Y-%m-%d), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(nproc) cores," \
+        "$(mosquitto -h 2>/dev/null | head -1 | sed 's/ is an MQTT.*//'), loopback with set_tcp_nodelay true. Times in ms."
+    echo
+    echo "| what | min | median | p99 | max | n |"
+    echo "|---|---|---|---|---|---|"
+    "$bench" echo "$port" 500
+    "$bench" fsync "$work" 200
+
+    # The settings round trip and a storm, on hourly prices: 0.05 × 1.21 = 0.0605, between 0.05 and 0.07.
+    start roundtrip hourly.json
+    choose source custom
+    "$bench" color "$port" 300 0.05 0.07
+    read -r hwm private < <(memory)
+    "$bench" storm "$port" 10000 | grep '^|'
+    read -r hwm_after private_after < <(memory)
+    stop
+
+    # Slot boundaries: one-second slots at their own resolution.
+    start boundaries seconds.json
+    choose source custom
+    choose resolution native
+    "$bench" boundaries "$port" 120
+    stop
+
+    # Cold start from a warm store (the round trip's) to the first retained price at a subscriber.
+    for _ in $(seq 10); do
+        mosquitto_pub -p "$port" -r -n -t energyclock/price
+        "$bench" first "$port" >"$work/first" &
+        first=$!
+        sleep 0.4
+        began=$(date +%s%3N)
+        start roundtrip hourly.json
+        wait "$first"
+        echo $(($(cat "$work/first") - began))
+        stop
+    done | stats "cold start from a warm store to the first retained price"
+
+    # Idle: a settled daemon, its CPU time and the wake-ups of all its threads.
+    start roundtrip hourly.json
+    sleep 10
+    ticks() { awk '{print $14 + $15}' "/proc/$pid/stat"; }
+    switches() { cat /proc/"$pid"/task/*/status | awk '/^voluntary_ctxt_switches/ {s += $2} END {print s}'; }
+    t0=$(ticks)
+    s0=$(switches)
+    sleep "$idle_seconds"
+    t1=$(ticks)
+    s1=$(switches)
+    stop
+    hz=$(getconf CLK_TCK)
+    echo
+    echo "| at rest | value |"
+    echo "|---|---|"
+    echo "| idle CPU over ${idle_seconds} s | $(awk -v t=$((t1 - t0)) -v hz="$hz" -v s="$idle_seconds" 'BEGIN {printf "%.4f CPU-s per minute", t / hz * 60 / s}') |"
+    echo "| idle wake-ups, all threads | $(awk -v n=$((s1 - s0)) -v s="$idle_seconds" 'BEGIN {printf "%.1f per minute", n * 60 / s}') |"
+    echo "| peak resident memory (VmHWM) after start and 300 round trips | ${hwm} kB |"
+    echo "| private memory (clean + dirty) then | ${private} kB |"
+    echo "| VmHWM / private after a storm of 10,000 updates | ${hwm_after} kB / ${private_after} kB |"
+} | tee "$results"
+echo "wrote $results"

@@ -2,10 +2,8 @@ import EnergyClockCore
 import Foundation
 import MQTTClient
 
-// Measures the hot paths of energyclock and, against a running daemon, the settings round trip.
-//
-//   energyclock-bench core FIXTURE.json
-//   energyclock-bench roundtrip PORT COUNT
+// Measures the hot paths of energyclock and, against a running daemon and a real broker, what a
+// user sees (Live.swift). bench/run.sh runs them all and writes bench/results.md.
 
 /// Runs `body` `runs` times and returns the sorted durations in microseconds.
 func measure(runs: Int, _ body: () -> Void) -> [Double] {
@@ -143,7 +141,23 @@ case "core" where arguments.count == 3:
     try core(fixture: arguments[2])
 case "roundtrip" where arguments.count == 4:
     try await roundtrip(port: Int(arguments[2])!, count: Int(arguments[3])!)
+case "echo" where arguments.count == 4:
+    try await echo(port: Int(arguments[2])!, count: Int(arguments[3])!)
+case "fsync" where arguments.count == 4:
+    fsyncCost(directory: arguments[2], count: Int(arguments[3])!)
+case "color" where arguments.count == 6:
+    try await colorRoundTrip(port: Int(arguments[2])!, count: Int(arguments[3])!, low: arguments[4], high: arguments[5])
+case "boundaries" where arguments.count == 4:
+    try await boundaryLag(port: Int(arguments[2])!, count: Int(arguments[3])!)
+case "storm" where arguments.count == 4:
+    try await storm(port: Int(arguments[2])!, count: Int(arguments[3])!)
+case "first" where arguments.count == 3:
+    try await firstPrice(port: Int(arguments[2])!)
 default:
-    print("usage: energyclock-bench core FIXTURE.json | roundtrip PORT COUNT")
+    print(
+        """
+        usage: energyclock-bench core FIXTURE.json | roundtrip PORT COUNT | echo PORT COUNT | fsync DIR COUNT
+               | color PORT COUNT LOW HIGH | boundaries PORT COUNT | storm PORT COUNT | first PORT
+        """)
     exit(2)
 }

@@ -1,0 +1,141 @@
+import EnergyClockCore
+import Foundation
+import MQTTClient
+
+// Measurements against a running daemon and a real broker, each printed as one table row:
+// | what | min | median | p99 | max | n |
+
+/// Milliseconds since `start`.
+func milliseconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+}
+
+/// One Markdown table row: min, median, p99 and max of `samples` (ms).
+func row(_ name: String, _ samples: [Double]) {
+    let sorted = samples.sorted()
+    guard !sorted.isEmpty else { return print("| \(name) | – | – | – | – | 0 |") }
+    func at(_ q: Double) -> String { String(format: "%.2f", sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q + 0.5))]) }
+    print("| \(name) | \(at(0)) | \(at(0.5)) | \(at(0.99)) | \(at(1)) | \(sorted.count) |")
+}
+
+/// A started client, connected and subscribed to `filters`; its events stream on.
+func connectedClient(port: Int, filters: [String]) async throws -> MQTTClient {
+    let client = try MQTTClient(
+        options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "bench-\(getpid())-\(UUID().uuidString.prefix(6))"))
+    client.start()
+    for await event in client.events {
+        if case .connected = event {
+            for filter in filters { try client.subscribe(filter) }
+            try await Task.sleep(for: .milliseconds(300))
+            return client
+        }
+    }
+    throw CancellationError()
+}
+
+/// The broker alone: a QoS 1 message to ourselves and back.
+func echo(port: Int, count: Int) async throws {
+    let client = try await connectedClient(port: port, filters: ["bench/echo"])
+    var samples: [Double] = []
+    var sentAt = ContinuousClock.now
+    try client.publish("bench/echo", "0")
+    for await event in client.events {
+        guard case .message = event else { continue }
+        samples.append(milliseconds(since: sentAt))
+        if samples.count == count { break }
+        sentAt = .now
+        try client.publish("bench/echo", "\(samples.count)")
+    }
+    row("broker echo (QoS 1, loopback)", samples)
+    await client.stop()
+}
+
+/// One 4 KiB write and fsync in `directory`, the cost of a durable settings save.
+func fsyncCost(directory: String, count: Int) {
+    let path = directory + "/energyclock-bench-fsync"
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    defer {
+        close(fd)
+        unlink(path)
+    }
+    let block = [UInt8](repeating: 7, count: 4096)
+    var samples: [Double] = []
+    for _ in 0..<count {
+        let start = ContinuousClock.now
+        _ = block.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, 0) }
+        fsync(fd)
+        samples.append(milliseconds(since: start))
+    }
+    row("one fsync on the store's file system", samples)
+}
+
+/// A settings change until the new retained band arrives: `green_max` moves across the price.
+func colorRoundTrip(port: Int, count: Int, low: String, high: String) async throws {
+    let client = try await connectedClient(port: port, filters: ["energyclock/color"])
+    var samples: [Double] = []
+    var wanted = "green"
+    var sentAt = ContinuousClock.now
+    try client.publish("energyclock/settings/green_max/set", high)
+    for await event in client.events {
+        guard case let .message(message) = event, message.text == wanted, !message.retain else { continue }
+        samples.append(milliseconds(since: sentAt))
+        if samples.count == count { break }
+        wanted = wanted == "green" ? "yellow" : "green"
+        sentAt = .now
+        try client.publish("energyclock/settings/green_max/set", wanted == "green" ? high : low)
+    }
+    row("settings round trip: publish → new retained color", samples.dropFirst().map { $0 })
+    await client.stop()
+}
+
+/// How late `energyclock/price` arrives after each one-second slot boundary.
+func boundaryLag(port: Int, count: Int) async throws {
+    let client = try await connectedClient(port: port, filters: ["energyclock/price"])
+    var samples: [Double] = []
+    for await event in client.events {
+        guard case let .message(message) = event, !message.retain, !message.payload.isEmpty else { continue }
+        let now = Date().timeIntervalSince1970
+        samples.append((now - now.rounded(.down)) * 1000)
+        if samples.count == count { break }
+    }
+    row("slot boundary → price at a subscriber (1 s slots)", samples)
+    await client.stop()
+}
+
+/// `count` distinct settings updates as fast as they go; the time until the retained settings
+/// hold the last one.
+func storm(port: Int, count: Int) async throws {
+    let client = try await connectedClient(port: port, filters: ["energyclock/settings"])
+    let last = String(format: "%.6f", Double(count) / 1e6)
+    let start = ContinuousClock.now
+    for k in 1...count { try client.publish("energyclock/settings/surcharge/set", String(format: "%.6f", Double(k) / 1e6)) }
+    var final = ""
+    for await event in client.events {
+        guard case let .message(message) = event else { continue }
+        let text = message.text
+        if text.contains("\"surcharge\":\(Double(last)!.description)") || text.contains("\"surcharge\":\(last)") {
+            final = text
+            break
+        }
+    }
+    row("storm of \(count) settings updates: until the last one is published", [milliseconds(since: start)])
+    print("storm final state holds the last update: \(!final.isEmpty)")
+    await client.stop()
+}
+
+/// Prints when the first non-empty retained price arrives, in Unix milliseconds.
+func firstPrice(port: Int) async throws {
+    let client = try MQTTClient(options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "bench-first-\(getpid())"))
+    client.start()
+    for await event in client.events {
+        switch event {
+        case .connected: try client.subscribe("energyclock/price")
+        case let .message(message) where !message.payload.isEmpty:
+            print(Int64(Date().timeIntervalSince1970 * 1000))
+            await client.stop()
+            return
+        default: break
+        }
+    }
+}
