@@ -20,7 +20,8 @@ final class ServiceHarness: Sendable {
     init(
         broker: TestBroker, http: TestHTTPServer, clock: ManualClock, stateDirectory: URL = temporaryDirectory(),
         prefix: String = "energyclock", version: MQTTVersion = .v5, settings: [SettingsField: SettingValue] = [:],
-        fetchTimeout: Double = 30, options: PublisherOptions = PublisherOptions(), allowRemoteURL: Bool = false
+        fetchTimeout: Double = 30, options: PublisherOptions = PublisherOptions(), allowRemoteURL: Bool = false,
+        reconnectDelay: (min: Int, max: Int) = (1, 2)
     ) throws {
         self.broker = broker
         self.http = http
@@ -37,7 +38,7 @@ final class ServiceHarness: Sendable {
         ])
         let mqtt = MQTTOptions(
             host: "127.0.0.1", port: broker.port, clientID: "energyclock-test-\(UUID().uuidString)", version: version,
-            will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)), reconnectDelay: (1, 2)
+            will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)), reconnectDelay: reconnectDelay
         )
         var parts = EnergyClockService.Parts(
             mqtt: mqtt, topics: topics, catalog: catalog, manager: .init(calendar: LocalCalendar(identifier: "Europe/Amsterdam")!),
