@@ -74,9 +74,10 @@ func fsyncCost(directory: String, count: Int) {
 func colorRoundTrip(port: Int, count: Int, low: String, high: String) async throws {
     let client = try await connectedClient(port: port, filters: ["energyclock/color"])
     var samples: [Double] = []
-    var wanted = "green"
+    // Defaults put the price in green; the first change makes it yellow.
+    var wanted = "yellow"
     var sentAt = ContinuousClock.now
-    try client.publish("energyclock/settings/green_max/set", high)
+    try client.publish("energyclock/settings/green_max/set", low)
     for await event in client.events {
         guard case let .message(message) = event, message.text == wanted, !message.retain else { continue }
         samples.append(milliseconds(since: sentAt))
