@@ -72,7 +72,8 @@ memory() { # the daemon's peak resident set and private memory, kB
 }
 stats() { # one table row from one number per line on standard input
     sort -n | awk -v name="$1" '{v[NR] = $1} END {
-        printf "| %s | %.2f | %.2f | %.2f | %.2f | %d |\n", name, v[1], v[int((NR + 1) / 2)], v[int(NR * 0.99 + 0.5) > 0 ? int(NR * 0.99 + 0.5) : 1], v[NR], NR }'
+        p = int(NR * 0.99 + 0.5); if (p < 1) p = 1
+        printf "| %s | %.2f | %.2f | %.2f | %.2f | %d |\n", name, v[1], v[int((NR + 1) / 2)], v[p], v[NR], NR }'
 }
 
 {
