@@ -7,9 +7,6 @@ import Testing
 /// TLS, logins and ACLs against a real mosquitto, through the binary.
 @Suite(.timeLimit(.minutes(2)))
 struct BrokerSecurityTests {
-    func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }.merging(extra) { $1 }
-    }
 
     func daemon(port: Int, host: String = "127.0.0.1", state: URL = temporaryDirectory(), _ extra: [String], env: [String: String] = [:])
         throws -> ChildProcess
@@ -20,7 +17,7 @@ struct BrokerSecurityTests {
                 "run", "--mqtt-host", host, "--mqtt-port", "\(port)", "--state-dir", state.path,
                 "--energyzero-url", "http://127.0.0.1:9", "--log-level", "debug",
             ] + extra,
-            environment: environment(env))
+            environment: daemonEnvironment(env))
     }
 
     /// Waits until `text` shows in the log, or the time is up.
@@ -123,7 +120,7 @@ struct BrokerSecurityTests {
                     "run", "--state-dir", temporaryDirectory().path, "--mqtt-host", "127.0.0.1", "--mqtt-port", "8883",
                     "--energyzero-url", "http://127.0.0.1:9",
                 ] + extra,
-                environment: environment())
+                environment: daemonEnvironment())
             #expect(await waitFor("starting: broker", in: process), "\(process.log)")
             #expect(process.log.contains("127.0.0.1:8883 (TLS)") == tls, "\(process.log)")
             process.signal(SIGTERM)
@@ -139,7 +136,7 @@ struct BrokerSecurityTests {
     ])
     func badTLSFilesExitWithStatus2NamingThem(arguments: [String], message: String) async throws {
         let process = try ChildProcess(
-            ProcessTests.binary, ["run", "--state-dir", temporaryDirectory().path] + arguments, environment: environment())
+            ProcessTests.binary, ["run", "--state-dir", temporaryDirectory().path] + arguments, environment: daemonEnvironment())
         #expect(await process.waitForExit(timeout: 10) == 2)
         #expect(process.log.contains(message), "\(process.log)")
     }

@@ -8,9 +8,6 @@ import Testing
 /// forbidden state, signals, floods of refused input and SIGKILL at any moment.
 @Suite(.timeLimit(.minutes(2)))
 struct DaemonSafetyTests {
-    func environment() -> [String: String] {
-        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }
-    }
 
     func daemon(_ broker: TestBroker, state: String, _ extra: [String] = [], http: TestHTTPServer? = nil) throws -> ChildProcess {
         try ChildProcess(
@@ -18,7 +15,7 @@ struct DaemonSafetyTests {
             [
                 "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", state,
                 "--energyzero-url", http?.baseURL.absoluteString ?? "http://127.0.0.1:9",
-            ] + extra, environment: environment())
+            ] + extra, environment: daemonEnvironment())
     }
 
     @Test func aSecondDaemonOnOneStateDirectoryRefusesToStartWhilePricesStillReads() async throws {
@@ -33,7 +30,7 @@ struct DaemonSafetyTests {
         #expect(second.log.contains("another energyclock (pid \(first.pid)) is running with it"), "\(second.log)")
         let prices = try ChildProcess(
             ProcessTests.binary, ["prices", "--json", "--state-dir", state, "--energyzero-url", "http://127.0.0.1:9"],
-            environment: environment())
+            environment: daemonEnvironment())
         let status = await prices.waitForExit(timeout: 20)
         #expect(status == 0 || status == 1, "\(prices.log)")
         #expect(!prices.log.contains("lock"))
@@ -94,7 +91,7 @@ struct DaemonSafetyTests {
                     command[0],
                     Array(command.dropFirst()) + [
                         "run", "--state-dir", directory, "--mqtt-host", "127.0.0.1", "--mqtt-port", "9",
-                    ], environment: environment())
+                    ], environment: daemonEnvironment())
             }
             var process = try start()
             var status = await process.waitForExit(timeout: 10)

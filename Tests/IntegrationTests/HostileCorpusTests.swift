@@ -153,7 +153,7 @@ struct HostileCorpusTests {
             [
                 "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", state.path,
                 "--energyzero-url", "http://127.0.0.1:9", "--log-level", "debug",
-            ], environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") })
+            ], environment: daemonEnvironment())
         // Settled once the first fetch (nothing listens on port 9) has failed and says so; the retry is 30 s away.
         let live = try await TopicRecorder(port: broker.port, filter: "#")
         #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil, "\(daemon.log)")

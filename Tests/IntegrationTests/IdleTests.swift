@@ -30,7 +30,7 @@ struct IdleTests {
             [
                 "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
                 "--energyzero-url", "http://127.0.0.1:9",
-            ], environment: ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") })
+            ], environment: daemonEnvironment())
         // Settled once the first fetch has failed; its retry is 30 s away and the keepalive 60 s.
         #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil, "\(daemon.log)")
         try await Task.sleep(for: .milliseconds(300))

@@ -9,9 +9,6 @@ import Testing
 /// or the service.
 @Suite(.timeLimit(.minutes(1)))
 struct OptionPromiseTests {
-    func environment(_ extra: [String: String] = [:]) -> [String: String] {
-        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }.merging(extra) { $1 }
-    }
 
     @Test func aFlagBeatsTheEnvironment() async throws {
         let http = try TestHTTPServer { _ in .json(Array(#"{"Prices":[],"base":[]}"#.utf8)) }
@@ -19,7 +16,10 @@ struct OptionPromiseTests {
             ProcessTests.binary,
             [
                 "prices", "--json", "--timezone", "Europe/Brussels", "--state-dir", temporaryDirectory().path,
-            ], environment: environment(["ENERGYCLOCK_TIMEZONE": "Asia/Tokyo", "ENERGYCLOCK_ENERGYZERO_URL": http.baseURL.absoluteString]))
+            ],
+            environment: daemonEnvironment([
+                "ENERGYCLOCK_TIMEZONE": "Asia/Tokyo", "ENERGYCLOCK_ENERGYZERO_URL": http.baseURL.absoluteString,
+            ]))
         #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log)")
         let json = try #require(object(String(process.log.split(separator: "\n").last { $0.hasPrefix("{") } ?? "")))
         #expect(json["timezone"] as? String == "Europe/Brussels")
@@ -34,7 +34,7 @@ struct OptionPromiseTests {
             [
                 "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", try stateWithCurrentPrices().path,
                 "--energyzero-url", "http://127.0.0.1:9", "--ha-discovery", "false", "--cheapest-hours", "2,5", "--allow-remote-url",
-            ], environment: environment(["ENERGYCLOCK_LED": "json:a/led, json:b/led"]))
+            ], environment: daemonEnvironment(["ENERGYCLOCK_LED": "json:a/led, json:b/led"]))
         for topic in ["a/led", "b/led"] {
             #expect(object(await live.wait(for: topic))?["band"] as? String == "green", "\(topic): \(daemon.log)")
         }
@@ -62,7 +62,7 @@ struct OptionPromiseTests {
             [
                 "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
                 "--energyzero-url", http.baseURL.absoluteString, "--tomorrow-hour", "0", "--poll-interval", "30", "--timezone", "UTC",
-            ], environment: environment())
+            ], environment: daemonEnvironment())
         let tomorrow = LocalCalendar(identifier: "UTC")!.day(containing: Date()).adding(days: 1)
         let asked = "date=\(String(format: "%02d-%02d-%04d", tomorrow.day, tomorrow.month, tomorrow.year))&"
         let deadline = Date().addingTimeInterval(20)

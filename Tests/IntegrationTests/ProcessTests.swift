@@ -12,18 +12,12 @@ struct ProcessTests {
         builtExecutable("energyclock")
     }
 
-    func environment(_ extra: [String: String]) -> [String: String] {
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }
-        env.merge(extra) { $1 }
-        return env
-    }
-
     @Test func daemonRunsPersistsAndStopsGracefullyOnSIGTERM() async throws {
         let broker = try await TestBroker.start()
         let http = try fixtureServer()
         let state = temporaryDirectory()
         // Options through flags and through the environment alike.
-        let env = environment(["ENERGYCLOCK_MQTT_PORT": "\(broker.port)", "ENERGYCLOCK_TOPIC_PREFIX": "home/ec"])
+        let env = daemonEnvironment(["ENERGYCLOCK_MQTT_PORT": "\(broker.port)", "ENERGYCLOCK_TOPIC_PREFIX": "home/ec"])
         let arguments = [
             "run", "--mqtt-host", "127.0.0.1", "--state-dir", state.path, "--energyzero-url", http.baseURL.absoluteString,
             "--mqtt-client-id", "ec-\(UUID().uuidString)",
@@ -63,7 +57,7 @@ struct ProcessTests {
             [
                 "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
                 "--energyzero-url", http.baseURL.absoluteString, "--fetch-timeout", "60",
-            ], environment: environment([:]))
+            ], environment: daemonEnvironment())
         #expect(await live.wait(for: "energyclock/status") { $0 == "online" } != nil)
         while http.requests.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
         let stopping = Date()
@@ -81,7 +75,7 @@ struct ProcessTests {
             [
                 "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(port)", "--state-dir", temporaryDirectory().path,
                 "--energyzero-url", "http://127.0.0.1:9",
-            ], environment: environment([:]))
+            ], environment: daemonEnvironment())
         while !daemon.log.contains("no connection to 127.0.0.1:\(port)") { try await Task.sleep(for: .milliseconds(10)) }
 
         // The broker appears later: the daemon connects by itself.
@@ -116,7 +110,7 @@ struct ProcessTests {
         ]
 
         // Wrong password: a clear refusal in the log, and the password itself nowhere.
-        let refused = try ChildProcess(Self.binary, arguments, environment: environment(["ENERGYCLOCK_MQTT_PASSWORD": "wrong"]))
+        let refused = try ChildProcess(Self.binary, arguments, environment: daemonEnvironment(["ENERGYCLOCK_MQTT_PASSWORD": "wrong"]))
         while !refused.log.contains("refused the connection") { try await Task.sleep(for: .milliseconds(10)) }
         refused.signal(SIGTERM)
         #expect(await refused.waitForExit(timeout: 20) == 0, "\(refused.log.suffix(3000))")
@@ -126,7 +120,7 @@ struct ProcessTests {
         // The right password from a file (with its trailing newline) gets in.
         let file = directory.appendingPathComponent("password").path
         try "s3cret word\n".write(toFile: file, atomically: true, encoding: .utf8)
-        let daemon = try ChildProcess(Self.binary, arguments + ["--mqtt-password-file", file], environment: environment([:]))
+        let daemon = try ChildProcess(Self.binary, arguments + ["--mqtt-password-file", file], environment: daemonEnvironment())
         while !daemon.log.contains("connected to") { try await Task.sleep(for: .milliseconds(10)) }
         daemon.signal(SIGTERM)
         #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(3000))")
@@ -141,7 +135,7 @@ struct ProcessTests {
             [
                 "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--mqtt-keepalive", "5",
                 "--state-dir", temporaryDirectory().path, "--energyzero-url", "http://127.0.0.1:9",
-            ], environment: environment([:]))
+            ], environment: daemonEnvironment())
         #expect(await live.wait(for: "energyclock/status") { $0 == "online" } != nil)
         daemon.signal(SIGKILL)
         _ = await daemon.waitForExit(timeout: 20)
@@ -162,14 +156,14 @@ struct ProcessTests {
         (["run", "--custom-url", "ftp://example.org/p.json"], "--custom-url: custom_url must be an http://, https:// or file:// URL"),
     ])
     func badFlagsExitWithStatus2AndSayWhy(arguments: [String], message: String) async throws {
-        let process = try ChildProcess(Self.binary, arguments, environment: environment([:]))
+        let process = try ChildProcess(Self.binary, arguments, environment: daemonEnvironment())
         #expect(await process.waitForExit(timeout: 10) == 2)
         #expect(process.log.contains(message), "\(process.log)")
         #expect(!process.log.contains("hunter2"))
     }
 
     @Test func badEnvironmentValuesNameTheVariable() async throws {
-        let process = try ChildProcess(Self.binary, ["run"], environment: environment(["ENERGYCLOCK_MQTT_KEEPALIVE": "soon"]))
+        let process = try ChildProcess(Self.binary, ["run"], environment: daemonEnvironment(["ENERGYCLOCK_MQTT_KEEPALIVE": "soon"]))
         #expect(await process.waitForExit(timeout: 10) == 2)
         #expect(process.log.contains("ENERGYCLOCK_MQTT_KEEPALIVE must be a whole number"), "\(process.log)")
     }
@@ -198,7 +192,7 @@ struct ProcessTests {
             Self.binary,
             [
                 "prices", "--json", "--date", "2025-12-17", "--state-dir", state, "--energyzero-url", http.baseURL.absoluteString,
-            ], environment: environment([:]))
+            ], environment: daemonEnvironment())
         #expect(await energyzero.waitForExit(timeout: 20) == 0, "\(energyzero.log)")
         let day = try #require(object(energyzero.log.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init)))
         let today = try #require(day["today"] as? [[String: Any]])
@@ -212,7 +206,7 @@ struct ProcessTests {
             [
                 "prices", "--json", "--date", "2024-10-08", "--source", "entsoe", "--timezone", "Europe/Brussels",
                 "--state-dir", state, "--entsoe-url", http.baseURL.absoluteString,
-            ], environment: environment(["ENERGYCLOCK_ENTSOE_TOKEN": "secret-token"]))
+            ], environment: daemonEnvironment(["ENERGYCLOCK_ENTSOE_TOKEN": "secret-token"]))
         #expect(await entsoe.waitForExit(timeout: 20) == 0, "\(entsoe.log)")
         // The zone is still NL here, so ENTSO-E is asked for the Dutch zone; the recorded answer is Belgian but serves.
         let other = try #require(object(entsoe.log.split(separator: "\n").last { $0.hasPrefix("{") }.map(String.init)))
@@ -220,7 +214,7 @@ struct ProcessTests {
         #expect(other["source"] as? String == "entsoe")
         #expect(!entsoe.log.contains("secret-token"))
 
-        let bad = try ChildProcess(Self.binary, ["prices", "--date", "2025-02-30"], environment: environment([:]))
+        let bad = try ChildProcess(Self.binary, ["prices", "--date", "2025-02-30"], environment: daemonEnvironment())
         #expect(await bad.waitForExit(timeout: 10) == 2)
         #expect(bad.log.contains("--date must be a date as YYYY-MM-DD"))
     }
@@ -236,7 +230,7 @@ struct ProcessTests {
             [
                 "prices", "--date", "2026-10-25", "--source", "custom", "--custom-url", file.absoluteString,
                 "--state-dir", temporaryDirectory().path, "--log-level", "error",
-            ], environment: environment([:]))
+            ], environment: daemonEnvironment())
         #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log)")
         let rows = process.log.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.contains(":00 +0") }
         #expect(rows.count == 25)
@@ -254,7 +248,7 @@ struct ProcessTests {
             Self.binary,
             [
                 "prices", "--json", "--state-dir", temporaryDirectory().path, "--energyzero-url", http.baseURL.absoluteString,
-            ], environment: environment([:]))
+            ], environment: daemonEnvironment())
         #expect(await process.waitForExit(timeout: 20) == 0, "\(process.log)")
         let json = try #require(object(String(process.log.split(separator: "\n").last { $0.hasPrefix("{") } ?? "")))
         #expect((json["today"] as? [Any])?.isEmpty == true)

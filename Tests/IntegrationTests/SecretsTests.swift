@@ -58,7 +58,7 @@ struct SecretsTests {
             }
         }
 
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }
+        var env = daemonEnvironment()
         env["ENERGYCLOCK_ENTSOE_TOKEN"] = Self.entsoeToken
         env["ENERGYCLOCK_INFLUX_TOKEN"] = Self.influxToken
         env["ENERGYCLOCK_INFLUX_PASSWORD"] = Self.influxPassword

@@ -94,3 +94,8 @@ func stateWithCurrentPrices(_ change: (inout Settings) -> Void = { _ in }) throw
 func fixtureServer() throws -> TestHTTPServer {
     try TestHTTPServer { _ in .json(ServiceHarness.quarterFixture) }
 }
+
+/// This process's environment without any `ENERGYCLOCK_` variable, plus `extra`: what a test hands the binary.
+func daemonEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
+    ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }.merging(extra) { $1 }
+}
