@@ -53,16 +53,26 @@ package actor MQTTPublisher: ManagerOutput {
         if let point { await options.influx?.enqueue([point]) }
     }
 
-    /// Sends the retained topics and light commands that `snapshot` changes, until one fails.
+    /// Sends the retained topics and light commands that `snapshot` changes, until one fails:
+    /// what describes now, then the lights, then the day's larger payloads.
     private func show(_ snapshot: Snapshot) {
-        for message in retained.changes(for: snapshot) {
-            guard send(message) else { return }
+        guard sendChanges(in: .now, of: snapshot) else { return }
+        let commands = lights.commands(for: snapshot)
+        if !commands.isEmpty {
+            for command in commands { guard send(command) else { return } }
+            lights.shown(snapshot)
+        }
+        sendChanges(in: .day, of: snapshot)
+    }
+
+    /// Sends the changed topics of one part of the tree; false when the connection failed.
+    @discardableResult
+    private func sendChanges(in part: RetainedTopics.Part, of snapshot: Snapshot) -> Bool {
+        for message in retained.changes(in: part, of: snapshot) {
+            guard send(message) else { return false }
             retained.sent(message)
         }
-        let commands = lights.commands(for: snapshot)
-        guard !commands.isEmpty else { return }
-        for command in commands { guard send(command) else { return } }
-        lights.shown(snapshot)
+        return true
     }
 
     /// Answers a settings request on `settings/result`, and on its own response topic with MQTT 5.

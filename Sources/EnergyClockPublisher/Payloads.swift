@@ -11,28 +11,19 @@ package struct RetainedMessage: Sendable, Equatable {
 
 /// Renders a ``Snapshot`` into the retained topic tree.
 package enum Payloads {
-    /// Every retained topic for `snapshot`, in a stable order, `status` excluded.
+    /// Every retained topic for `snapshot`, in a stable order, `status` excluded: what describes
+    /// now first, then the day.
     ///
     /// `cheapestHours` lists the window lengths published under `cheapest/<N>h`.
     package static func render(_ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int] = []) -> [RetainedMessage] {
-        let calendar = snapshot.calendar
+        renderNow(snapshot, topics: topics) + renderDay(snapshot, topics: topics, cheapestHours: cheapestHours)
+    }
+
+    /// The topics that describe the current slot: what a slot boundary or a band change changes,
+    /// so they go out before the day's larger payloads are even rendered.
+    package static func renderNow(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
         var messages: [RetainedMessage] = []
         func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
-
-        put(topics.settings, snapshot.settings.json)
-        put(topics.thresholds, thresholds(snapshot))
-        put(topics.pricesToday, slotArray(snapshot.today, calendar))
-        put(topics.pricesTomorrow, slotArray(snapshot.tomorrow, calendar))
-        put(topics.statsToday, stats(snapshot.today, current: snapshot.current, calendar))
-        put(topics.statsTomorrow, stats(snapshot.tomorrow, current: nil, calendar))
-        let remaining = snapshot.today + snapshot.tomorrow
-        for hours in cheapestHours {
-            put(
-                topics.cheapest(hours: hours),
-                window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar))
-        }
-        put(topics.stale, snapshot.stale ? "true" : "false")
-
         if let current = snapshot.current {
             let band = current.band
             let color = band.map(snapshot.settings.color(of:))
@@ -47,6 +38,27 @@ package enum Payloads {
             for topic in [topics.price, topics.color, topics.colorHex, topics.colorRGB, topics.current, topics.next] {
                 put(topic, "")
             }
+        }
+        put(topics.stale, snapshot.stale ? "true" : "false")
+        return messages
+    }
+
+    /// The settings, the thresholds and the day's prices, statistics and cheapest windows.
+    package static func renderDay(_ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int] = []) -> [RetainedMessage] {
+        let calendar = snapshot.calendar
+        var messages: [RetainedMessage] = []
+        func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
+        put(topics.settings, snapshot.settings.json)
+        put(topics.thresholds, thresholds(snapshot))
+        put(topics.pricesToday, slotArray(snapshot.today, calendar))
+        put(topics.pricesTomorrow, slotArray(snapshot.tomorrow, calendar))
+        put(topics.statsToday, stats(snapshot.today, current: snapshot.current, calendar))
+        put(topics.statsTomorrow, stats(snapshot.tomorrow, current: nil, calendar))
+        let remaining = snapshot.today + snapshot.tomorrow
+        for hours in cheapestHours {
+            put(
+                topics.cheapest(hours: hours),
+                window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar))
         }
         return messages
     }

@@ -13,11 +13,22 @@ struct RetainedTopics {
         self.cheapestHours = cheapestHours
     }
 
-    /// The topics of `snapshot` whose payload differs from what the broker holds.
-    func changes(for snapshot: Snapshot) -> [OutgoingMessage] {
-        Payloads.render(snapshot, topics: topics, cheapestHours: cheapestHours)
-            .filter { held[$0.topic] != $0.payload }
-            .map { OutgoingMessage($0.topic, $0.payload, retain: true) }
+    /// The two parts of the tree, in the order they are sent.
+    enum Part: CaseIterable {
+        /// What describes the current slot.
+        case now
+        /// The settings, the thresholds and the day's payloads.
+        case day
+    }
+
+    /// The topics in `part` of `snapshot` whose payload differs from what the broker holds.
+    func changes(in part: Part, of snapshot: Snapshot) -> [OutgoingMessage] {
+        let rendered =
+            switch part {
+            case .now: Payloads.renderNow(snapshot, topics: topics)
+            case .day: Payloads.renderDay(snapshot, topics: topics, cheapestHours: cheapestHours)
+            }
+        return rendered.filter { held[$0.topic] != $0.payload }.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
     }
 
     /// Every retained topic this configuration publishes, `status` included.
