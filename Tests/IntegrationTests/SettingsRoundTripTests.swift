@@ -149,4 +149,23 @@ struct SettingsRoundTripTests {
         await publisher.stop()
         await harness.stop()
     }
+
+    @Test func aBandChangeGoesOutBeforeTheDaysPayloads() async throws {
+        let broker = try await TestBroker.start()
+        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), prefix: "order")
+        let live = try await TopicRecorder(port: broker.port, filter: "order/#")
+        let before = try #require(await live.wait(for: "order/color") { !$0.isEmpty })
+        let start = live.messages.count
+        // The price is about 0.15 EUR/kWh: below 0.01 nothing is green, below 0.5 everything is.
+        try live.client.publish(
+            "order/settings/set", before == "green" ? #"{"green_max":0.01}"# : #"{"green_max":0.5,"yellow_max":0.6,"orange_max":0.7}"#)
+        _ = await live.wait(for: "order/thresholds") { $0 != live.all("order/thresholds").first }
+        #expect(await live.wait(for: "order/settings/result") != nil)
+        let order = live.messages.dropFirst(start).map(\.topic)
+        let color = try #require(order.firstIndex(of: "order/color"), "\(order)")
+        let thresholds = try #require(order.firstIndex(of: "order/thresholds"), "\(order)")
+        #expect(color < thresholds, "\(order)")
+        await live.stop()
+        await harness.stop()
+    }
 }
