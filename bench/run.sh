@@ -67,8 +67,9 @@ stop() {
     kill -TERM "$pid"
     wait "$pid" || true
 }
-memory() { # the daemon's peak resident set and private memory, kB
-    echo "$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status") $(awk '/^Private_(Clean|Dirty)/ {s += $2} END {print s}' "/proc/$pid/smaps_rollup")"
+memory() { # the daemon's peak resident set, and its private dirty and private clean memory, kB
+    echo "$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status") $(awk '/^Private_Dirty/ {print $2}' "/proc/$pid/smaps_rollup")" \
+        "$(awk '/^Private_Clean/ {print $2}' "/proc/$pid/smaps_rollup")"
 }
 stats() { # one table row from one number per line on standard input
     sort -n | awk -v name="$1" '{v[NR] = $1} END {
@@ -91,9 +92,9 @@ stats() { # one table row from one number per line on standard input
     start roundtrip hourly.json
     choose source custom
     "$bench" color "$port" 300 0.05 0.07
-    read -r hwm private < <(memory)
+    read -r hwm dirty clean < <(memory)
     "$bench" storm "$port" 10000 | grep '^|'
-    read -r hwm_after private_after < <(memory)
+    read -r hwm_after dirty_after clean_after < <(memory)
     stop
 
     # Slot boundaries: one-second slots at their own resolution.
@@ -134,7 +135,7 @@ stats() { # one table row from one number per line on standard input
     echo "| idle CPU over ${idle_seconds} s | $(awk -v t=$((t1 - t0)) -v hz="$hz" -v s="$idle_seconds" 'BEGIN {printf "%.4f CPU-s per minute", t / hz * 60 / s}') |"
     echo "| idle wake-ups, all threads | $(awk -v n=$((s1 - s0)) -v s="$idle_seconds" 'BEGIN {printf "%.1f per minute", n * 60 / s}') |"
     echo "| peak resident memory (VmHWM) after start and 300 round trips | ${hwm} kB |"
-    echo "| private memory (clean + dirty) then | ${private} kB |"
-    echo "| VmHWM / private after a storm of 10,000 updates | ${hwm_after} kB / ${private_after} kB |"
+    echo "| private dirty / private clean memory then | ${dirty} kB / ${clean} kB |"
+    echo "| VmHWM, private dirty / clean after a storm of 10,000 updates | ${hwm_after} kB, ${dirty_after} kB / ${clean_after} kB |"
 } | tee "$results"
 echo "wrote $results"
