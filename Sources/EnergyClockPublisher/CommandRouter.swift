@@ -5,8 +5,8 @@ import MQTTClient
 package struct CommandRouter: Sendable {
     /// What a message asks for.
     package enum Command: Sendable {
-        /// A settings change.
-        case settings(SettingsRequest)
+        /// A settings change; `replyRefused` says why its MQTT 5 response topic gets no answer.
+        case settings(SettingsRequest, replyRefused: String?)
         /// Fetch prices now.
         case refresh
         /// Home Assistant (re)started.
@@ -40,19 +40,23 @@ package struct CommandRouter: Sendable {
     package func command(from message: MQTTMessage) -> Command? {
         if message.topic == topics.refresh, !message.retain { return .refresh }
         if message.topic == homeAssistantStatus { return message.text == "online" ? .homeAssistantOnline : nil }
-        return request(from: message).map(Command.settings)
+        return routed(message).map { .settings($0.request, replyRefused: $0.replyRefused) }
     }
 
     /// The request `message` carries, or nil when it is not a settings command.
     ///
     /// An empty retained message is how a retained message is deleted, not a command: it is ignored.
     package func request(from message: MQTTMessage) -> SettingsRequest? {
+        routed(message)?.request
+    }
+
+    /// The request `message` carries, and why its response topic gets no answer, if it does not.
+    private func routed(_ message: MQTTMessage) -> (request: SettingsRequest, replyRefused: String?)? {
         guard let command = topics.settingsCommand(message.topic) else { return nil }
         if message.retain, message.payload.isEmpty { return nil }
-        let reply = message.responseTopic.flatMap { address in
-            address.isEmpty || replies.refusal(for: address) != nil
-                ? nil : ReplyRoute(address: address, correlation: message.correlationData)
-        }
+        let address = message.responseTopic.flatMap { $0.isEmpty ? nil : $0 }
+        let replyRefused = address.flatMap(replies.refusal(for:))
+        let reply = address.flatMap { replyRefused == nil ? ReplyRoute(address: $0, correlation: message.correlationData) : nil }
         var patch: Result<SettingsPatch, SettingsError>
         if message.retain {
             // A retained command would be replayed on every reconnect and undo later changes.
@@ -78,6 +82,6 @@ package struct CommandRouter: Sendable {
                     field: "custom_url",
                     reason: "changing it over MQTT is disabled; start energyclock with --allow-remote-url to allow it"))
         }
-        return SettingsRequest(patch: patch, reply: reply)
+        return (SettingsRequest(patch: patch, reply: reply), replyRefused)
     }
 }

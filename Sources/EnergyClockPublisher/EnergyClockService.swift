@@ -78,14 +78,11 @@ package final class EnergyClockService: Sendable {
                 await publisher.connectionDown()
             case let .message(message):
                 switch router.command(from: message) {
-                case let .settings(request)?:
-                    if let address = message.responseTopic, !address.isEmpty, let reason = router.replies.refusal(for: address) {
-                        let admitted = replyRefusals.withLock { $0.admit("reply") }
-                        if admitted.allowed {
-                            logger.warning(
-                                "not answering on response topic \(Quote.clip(address)): \(reason); the result still goes to settings/result"
-                            )
-                        }
+                case let .settings(request, replyRefused)?:
+                    if let reason = replyRefused, replyRefusals.withLock({ $0.admit("reply") }).allowed {
+                        logger.warning(
+                            "not answering on response topic \(Quote.clip(message.responseTopic ?? "")): \(reason); the result still goes to settings/result"
+                        )
                     }
                     await manager.submit(request)
                 case .refresh?:
