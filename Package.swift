@@ -22,16 +22,24 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
+            name: "CXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"])]
+        ),
+        .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
+        // Named threads for blocking C calls, without Foundation.
+        .target(name: "Platform"),
+
         // MQTT: libmosquitto behind async/await.
-        .target(name: "MQTTClient", dependencies: ["CMosquitto"]),
+        .target(name: "MQTTClient", dependencies: ["CMosquitto", "Platform"]),
 
         // The domain: prices, bands, settings, sources, store, manager. Knows nothing of MQTT.
-        .target(name: "EnergyClockCore", dependencies: ["CSQLite", "CCurl"]),
+        .target(name: "EnergyClockCore", dependencies: ["CSQLite", "CCurl", "CXML2", "Platform"]),
 
         // Topic tree, payloads and the service that ties the manager to the broker.
         .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "MQTTClient"]),

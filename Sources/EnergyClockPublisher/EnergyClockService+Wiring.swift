@@ -1,5 +1,5 @@
 import EnergyClockCore
-import Foundation
+import FoundationEssentials
 import MQTTClient
 
 extension EnergyClockService {

@@ -42,8 +42,8 @@ package struct HADiscovery: Sendable {
         String(topics.prefix.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
     }
 
-    /// Every entity's config for `topics`; empty payloads in `remove` mode.
-    package func configs(_ topics: TopicTree) -> [Config] {
+    /// Every entity's config for `topics`, prices in `unit`; empty payloads in `remove` mode.
+    package func configs(_ topics: TopicTree, unit: String = Settings.defaults.unit) -> [Config] {
         guard mode != .off else { return [] }
         let node = Self.nodeID(topics)
         let none = "None"  // Home Assistant's "unknown" for a rendered template.
@@ -53,7 +53,7 @@ package struct HADiscovery: Sendable {
                 ("sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
         }
         let euro: [(String, Field)] = [
-            ("unit_of_measurement", .text("EUR/kWh")), ("state_class", .text("measurement")),
+            ("unit_of_measurement", .text(unit)), ("state_class", .text("measurement")),
             ("suggested_display_precision", .integer(4)),
         ]
         sensor(
@@ -103,7 +103,7 @@ package struct HADiscovery: Sendable {
                 "number", field, name,
                 [
                     ("min", .number(-10)), ("max", .number(10)), ("step", .number(0.001)), ("mode", .text("box")),
-                    ("unit_of_measurement", .text("EUR/kWh")),
+                    ("unit_of_measurement", .text(unit)),
                 ])
         }
         setting(
@@ -122,8 +122,28 @@ package struct HADiscovery: Sendable {
             "number", .surcharge, "Surcharge",
             [
                 ("min", .number(-1)), ("max", .number(5)), ("step", .number(0.001)), ("mode", .text("box")),
-                ("unit_of_measurement", .text("EUR/kWh")),
+                ("unit_of_measurement", .text(unit)),
             ])
+        setting(
+            "number", .markupPercent, "Supplier markup",
+            [
+                ("min", .number(-100)), ("max", .number(100)), ("step", .number(0.1)), ("mode", .text("box")),
+                ("unit_of_measurement", .text("%")),
+            ])
+        setting("select", .currency, "Currency", [("options", .list(["EUR"] + ExchangeRates.ecbCurrencies))])
+        entities.append(
+            (
+                "switch", SettingsField.vatOnNegative.rawValue,
+                [
+                    ("name", .text("VAT on negative prices")), ("command_topic", .text(topics.settingsSet(.vatOnNegative))),
+                    ("state_topic", .text(topics.settings)), ("value_template", .text("{{ value_json.vat_on_negative }}")),
+                    ("payload_on", .text("true")), ("payload_off", .text("false")), ("state_on", .text("True")),
+                    ("state_off", .text("False")), ("entity_category", .text("config")),
+                ]
+            ))
+        sensor(
+            "grid_fee", "Grid fee now", topics.current, "{{ value_json.components.grid_fee if value else \(none) }}",
+            euro + [("icon", .text("mdi:transmission-tower"))])
         entities.append(
             (
                 "button", "refresh",

@@ -1,5 +1,5 @@
 import EnergyClockCore
-import Foundation
+import FoundationEssentials
 
 /// Sends line-protocol points to an InfluxDB `/write` (1.x) or `/api/v2/write` (2.x, 3.x) endpoint.
 ///

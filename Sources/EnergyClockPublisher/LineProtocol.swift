@@ -1,5 +1,5 @@
 import EnergyClockCore
-import Foundation
+import FoundationEssentials
 
 /// InfluxDB line protocol: `measurement,tag=v field=1.5,n=3i 1717200000000000000`.
 package enum LineProtocol {

@@ -18,6 +18,8 @@ package actor MQTTPublisher: ManagerOutput {
     var lineProtocol = LineProtocolOutput()
     var answers: SettingsAnswers
     let discovery: DiscoveryAnnouncer
+    /// The price unit of the discovery configs last announced; they follow the currency setting.
+    var announcedUnit: String?
     /// A republish for Home Assistant's `online` is waiting out its delay; more `online`s join it.
     var homeAssistantPending = false
     /// The topic of each recent publish by message id, to name a publish the broker refuses.
@@ -57,6 +59,10 @@ package actor MQTTPublisher: ManagerOutput {
     /// what describes now, then the lights, then the day's larger payloads.
     private func show(_ snapshot: Snapshot) {
         guard sendChanges(in: .now, of: snapshot) else { return }
+        if announcedUnit != snapshot.settings.unit {
+            announcedUnit = snapshot.settings.unit
+            for config in discovery.messages(unit: snapshot.settings.unit) { guard send(config) else { return } }
+        }
         let commands = lights.commands(for: snapshot)
         if !commands.isEmpty {
             for command in commands { guard send(command) else { return } }
@@ -122,7 +128,7 @@ package actor MQTTPublisher: ManagerOutput {
     }
 
     private func republishEverything() {
-        for config in discovery.messages { send(config) }
+        announcedUnit = nil
         retained.forget()
         lights.forget()
         if let latest, connected { show(latest) }

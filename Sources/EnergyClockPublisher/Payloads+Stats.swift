@@ -1,5 +1,5 @@
 import EnergyClockCore
-import Foundation
+import FoundationEssentials
 
 extension Payloads {
     /// `{"count","min","max","mean","median","cheapest":{start,end,price},"most_expensive":{…},"rank","quantile"}`;

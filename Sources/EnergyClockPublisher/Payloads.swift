@@ -1,5 +1,5 @@
 import EnergyClockCore
-import Foundation
+import FoundationEssentials
 
 /// A retained topic and its payload; an empty payload deletes the retained message.
 package struct RetainedMessage: Sendable, Equatable {
@@ -71,7 +71,7 @@ package enum Payloads {
         w.field("green_max", snapshot.thresholds?.greenMax)
         w.field("yellow_max", snapshot.thresholds?.yellowMax)
         w.field("orange_max", snapshot.thresholds?.orangeMax)
-        w.field("unit", "EUR/kWh")
+        w.field("unit", snapshot.settings.unit)
         w.field("history_days", snapshot.settings.historyDays)
         w.field("samples", snapshot.samples)
         w.endObject()
@@ -86,7 +86,18 @@ package enum Payloads {
         w.field("start", ISO8601.local(slot.slot.start, in: calendar))
         w.field("end", ISO8601.local(slot.slot.end, in: calendar))
         w.field("price", slot.price)
+        w.field("unit", snapshot.settings.unit)
         w.field("market_price", slot.slot.market)
+        w.key("components")
+        w.beginObject()
+        let parts = slot.components
+        for (name, value) in [
+            ("market", parts.market), ("markup", parts.markup), ("surcharge", parts.surcharge), ("grid_fee", parts.gridFee),
+            ("vat", parts.vat),
+        ] {
+            w.field(name, DecimalFormat.rounded(value))
+        }
+        w.endObject()
         w.field("band", slot.band?.rawValue)
         w.field("hex", slot.band.map { snapshot.settings.color(of: $0).hex })
         w.field("source", snapshot.source)

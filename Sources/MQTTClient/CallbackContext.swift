@@ -1,5 +1,7 @@
 import CMosquitto
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// State shared between the client and libmosquitto's network thread.

@@ -1,5 +1,7 @@
 import CMosquitto
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Platform
 import Synchronization
 
 #if canImport(Glibc)
@@ -107,17 +109,11 @@ public final class MQTTClient: Sendable {
         let handle = handle
         let context = context
         let options = options
-        let thread = Thread {
-            // Named for `top -H` and /proc: Foundation does not name threads for the system on Linux.
-            let fd = open("/proc/thread-self/comm", O_WRONLY)
-            if fd >= 0 {
-                _ = write(fd, "mqtt", 4)
-                close(fd)
-            }
+        let started = DetachedThread.start(name: "mqtt") {
             NetworkLoop(mosq: handle.mosq, context: context, options: options).run()
             context.loopFinished.signal()
         }
-        thread.start()
+        if !started { context.loopFinished.signal() }
     }
 
     /// Subscribes to `filter` at QoS 1; the subscription must be renewed after every reconnect.

@@ -1,5 +1,6 @@
 import CMosquitto
-import Foundation
+import Dispatch
+import FoundationEssentials
 import Synchronization
 
 /// The body of a client's network thread: runs libmosquitto's loop step by step and reconnects

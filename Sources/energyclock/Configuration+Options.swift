@@ -13,6 +13,12 @@ extension Configuration {
             name: "awattar-url", value: "URL",
             help: "aWATTar API base for every zone (default: api.awattar.de for DE-LU, api.awattar.at for AT)"),
         OptionSpec(name: "energycharts-url", value: "URL", help: "Energy-Charts API base (default: https://api.energy-charts.info)"),
+        OptionSpec(
+            name: "nordpool-url", value: "URL",
+            help: "Nord Pool data portal API base (default: https://dataportal-api.nordpoolgroup.com/api)"),
+        OptionSpec(
+            name: "ecb-url", value: "URL",
+            help: "ECB euro reference rates file (default: https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml)"),
         OptionSpec(name: "custom-url", value: "URL", help: "sets the custom_url setting: an http(s):// or file:// price list"),
         OptionSpec(name: "palette", value: "BAND=#RRGGBB,…", help: "sets band colours, e.g. green=#00FF00,red=#FF0000"),
         OptionSpec(name: "brightness", value: "BAND=N,…", help: "sets LED brightness per band, 0-255, e.g. green=64,red=255"),

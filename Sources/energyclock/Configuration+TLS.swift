@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import MQTTClient
 
 extension Configuration {
@@ -30,11 +30,11 @@ extension Configuration {
     /// The path given for `name`, checked to be a readable file (or directory).
     private static func readable(_ options: ParsedOptions, _ name: String, directory: Bool) throws(UsageError) -> String? {
         guard let path = options[name] else { return nil }
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw UsageError("\(options.origin(name)): \(path) does not exist")
         }
-        guard isDirectory.boolValue == directory else {
+        guard isDirectory == directory else {
             throw UsageError("\(options.origin(name)): \(path) is \(directory ? "a file, not a directory" : "a directory, not a file")")
         }
         guard FileManager.default.isReadableFile(atPath: path) else {

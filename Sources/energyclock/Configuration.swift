@@ -1,6 +1,6 @@
 import EnergyClockCore
 import EnergyClockPublisher
-import Foundation
+import FoundationEssentials
 import MQTTClient
 
 /// Everything the daemon and the `prices` command need, read from flags and environment.
@@ -14,6 +14,8 @@ struct Configuration {
     var entsoeToken: String?
     var awattarURL: URL?
     var energyChartsURL: URL
+    var nordPoolURL: URL
+    var ecbURL: URL
     var allowRemoteURL: Bool
     var date: LocalDay?
     var source: String?
@@ -47,6 +49,8 @@ struct Configuration {
         energyZeroURL = try options.url("energyzero-url", default: EnergyZeroSource.defaultBaseURL)
         entsoeURL = try options.url("entsoe-url", default: EntsoeSource.defaultBaseURL)
         energyChartsURL = try options.url("energycharts-url", default: EnergyChartsSource.defaultBaseURL)
+        nordPoolURL = try options.url("nordpool-url", default: NordPoolSource.defaultBaseURL)
+        ecbURL = try options.url("ecb-url", default: ExchangeRateFeed.defaultURL)
         awattarURL = try options.url("awattar-url")
         entsoeToken = try Self.secret(options, file: "entsoe-token-file", variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
         var given = [(SettingsField.palette, "palette"), (.brightness, "brightness")].compactMap { field, name in
@@ -68,7 +72,7 @@ struct Configuration {
             return led
         }
         z2mBaseTopic = options["z2m-base-topic"] ?? "zigbee2mqtt"
-        let hours = (options["cheapest-hours"] ?? "1,2,3,4").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let hours = (options["cheapest-hours"] ?? "1,2,3,4").split(separator: ",").map { $0.trimmed }
         cheapestHours = try hours.map { text throws(UsageError) in
             guard let n = Int(text), (1...24).contains(n) else {
                 throw UsageError("\(options.origin("cheapest-hours")) must list whole hours from 1 to 24, got \"\(text)\"")
@@ -189,13 +193,15 @@ struct Configuration {
     /// The sources this build knows, configured from the options.
     var catalog: SourceCatalog {
         let http = HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes)
-        return SourceCatalog([
-            EnergyZeroSource(baseURL: energyZeroURL, http: http),
-            EntsoeSource(baseURL: entsoeURL, token: entsoeToken, http: http),
-            AwattarSource(override: awattarURL, http: http),
-            EnergyChartsSource(baseURL: energyChartsURL, http: http),
-            CustomSource(http: http),
-        ])
+        return SourceCatalog(
+            [
+                EnergyZeroSource(baseURL: energyZeroURL, http: http),
+                EntsoeSource(baseURL: entsoeURL, token: entsoeToken, http: http),
+                AwattarSource(override: awattarURL, http: http),
+                EnergyChartsSource(baseURL: energyChartsURL, http: http),
+                NordPoolSource(baseURL: nordPoolURL, http: http),
+                CustomSource(http: http),
+            ], rateFeed: ExchangeRateFeed(url: ecbURL, http: http))
     }
 
     /// The settings given on the command line as one checked patch, or nil when none were.
@@ -207,7 +213,7 @@ struct Configuration {
                 let one = try SettingsPatch.parse(field: field.rawValue, plain: Array(text.utf8), sources: sources)
                 patch.values.merge(one.values) { $1 }
             } catch {
-                throw UsageError("--\(field.rawValue.replacingOccurrences(of: "_", with: "-")): \(error)")
+                throw UsageError("--\(field.rawValue.replacing("_", with: "-")): \(error)")
             }
         }
         return patch

@@ -1,6 +1,7 @@
 import EnergyClockCore
 import EnergyClockPublisher
-import Foundation
+import FoundationEssentials
+import Glibc
 import MQTTClient
 
 /// The `energyclock` command line.
@@ -25,7 +26,7 @@ enum EnergyClockCommand {
                 throw UsageError("unknown command \"\(other)\"; use run, prices, --help or --version")
             }
         } catch {
-            FileHandle.standardError.write(Data("energyclock: \(error)\n".utf8))
+            StandardError.write("energyclock: \(error)\n")
             exit(2)
         }
     }

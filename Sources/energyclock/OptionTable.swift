@@ -1,4 +1,5 @@
-import Foundation
+import EnergyClockCore
+import FoundationEssentials
 
 /// One command-line option, also readable from `ENERGYCLOCK_<NAME>`.
 struct OptionSpec {
@@ -12,7 +13,7 @@ struct OptionSpec {
     var repeatable = false
 
     /// `ENERGYCLOCK_` + the name in upper case with `_` for `-`.
-    var environmentName: String { "ENERGYCLOCK_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+    var environmentName: String { "ENERGYCLOCK_" + name.uppercased().replacing("-", with: "_") }
 }
 
 /// A command-line mistake; the program prints it and exits with status 2.
@@ -65,7 +66,7 @@ struct ParsedOptions {
                 values[spec.name] = value
                 origins[spec.name] = spec.environmentName
                 if spec.repeatable {
-                    lists[spec.name] = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                    lists[spec.name] = value.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
                 }
             }
         }

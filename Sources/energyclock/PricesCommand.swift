@@ -1,6 +1,7 @@
 import EnergyClockCore
 import EnergyClockPublisher
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `energyclock prices`: today's and tomorrow's slots with their band, from the cache or the source.
 enum PricesCommand {
@@ -23,7 +24,7 @@ enum PricesCommand {
             }
             await manager.close()
         } catch  where error is UsageError || error is SettingsError {
-            FileHandle.standardError.write(Data("energyclock: \(error)\n".utf8))
+            StandardError.write("energyclock: \(error)\n")
             return 2
         } catch {
             logger.error("\(error)")
@@ -40,6 +41,7 @@ enum PricesCommand {
         w.field("source", snapshot.source)
         w.field("stale", snapshot.stale)
         w.field("resolution", snapshot.settings.resolution.rawValue)
+        w.field("unit", snapshot.settings.unit)
         w.key("thresholds")
         w.raw(Payloads.thresholds(snapshot))
         w.key("today")
@@ -54,7 +56,7 @@ enum PricesCommand {
         let calendar = snapshot.calendar
         let today = calendar.day(containing: snapshot.now)
         var lines = [
-            "energyclock prices: \(snapshot.source), \(snapshot.settings.resolution.rawValue) slots, \(snapshot.timeZone.identifier), EUR/kWh incl. VAT"
+            "energyclock prices: \(snapshot.source), \(snapshot.settings.resolution.rawValue) slots, \(snapshot.timeZone.identifier), \(snapshot.settings.unit) incl. VAT"
                 + (snapshot.stale ? " (stale: the last fetch failed)" : "")
         ]
         let titles = dated ? ["", "Next day "] : ["Today ", "Tomorrow "]
@@ -72,12 +74,17 @@ enum PricesCommand {
                 let minutes = Int(slot.slot.duration / 60)
                 let length = minutes == 60 ? "" : "  (\(minutes) min)"
                 var text =
-                    "  \(start.dropFirst(11).prefix(5)) \(start.suffix(6))  \(price.padding(toLength: 8, withPad: " ", startingAt: 0))  \(band.padding(toLength: 6, withPad: " ", startingAt: 0))\(length)\(mark)"
+                    "  \(start.dropFirst(11).prefix(5)) \(start.suffix(6))  \(padded(price, 8))  \(padded(band, 6))\(length)\(mark)"
                 while text.hasSuffix(" ") { text.removeLast() }
                 lines.append(colored ? ansi(slot.band) + text + "\u{1B}[0m" : text)
             }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` filled with spaces to `width` characters.
+    private static func padded(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
     }
 
     private static func ansi(_ band: Band?) -> String {

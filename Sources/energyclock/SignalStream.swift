@@ -1,5 +1,6 @@
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// SIGTERM, SIGINT and SIGHUP as an async sequence, instead of a process-killing default handler.
 ///

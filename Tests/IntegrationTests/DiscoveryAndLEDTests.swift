@@ -28,6 +28,8 @@ struct DiscoveryAndLEDTests {
             "select/energyclock/source", "select/energyclock/resolution", "select/energyclock/zone", "number/energyclock/green_max",
             "number/energyclock/yellow_max", "number/energyclock/orange_max", "number/energyclock/history_days",
             "number/energyclock/vat_percent", "number/energyclock/surcharge", "button/energyclock/refresh",
+            "number/energyclock/markup_percent", "select/energyclock/currency", "switch/energyclock/vat_on_negative",
+            "sensor/energyclock/grid_fee",
         ]
         .map { "homeassistant/\($0)/config" }
         #expect(Set(all.map(\.topic)) == Set(expected))

@@ -75,7 +75,7 @@ struct HostileCorpusTests {
             probes.append(object(#"{"\#(name)":1}"#))
         }
         probes += [
-            #"{"zone":["NL"]}"#, #"{"zone":"XX"}"#, #"{"zone":"nl"}"#, #"{"source":"nordpool"}"#, #"{"source":""}"#,
+            #"{"zone":["NL"]}"#, #"{"zone":"XX"}"#, #"{"zone":"nl"}"#, #"{"source":"tibber"}"#, #"{"source":""}"#,
             #"{"color_mode":"RELATIVE"}"#,
             #"{"resolution":"minute"}"#, #"{"custom_unit":"USD/kWh"}"#, #"{"fallback_sources":"entsoe"}"#,
             #"{"fallback_sources":["energyzero"]}"#,
@@ -91,7 +91,7 @@ struct HostileCorpusTests {
         // Plain values for the other fields.
         probes += [
             ("color_mode", "RELATIVE"), ("color_mode", ""), ("resolution", "minute"), ("zone", "XX"), ("zone", "nl"),
-            ("source", "nordpool"),
+            ("source", "tibber"),
             ("fallback_sources", "custom,,energyzero"), ("fallback_sources", "energyzero"), ("fallback_sources", "x"),
             ("fallback_sources", ","),
             ("fallback_sources", "entsoe,entsoe"), ("palette", "red"), ("palette", "red=#GG0000"), ("palette", "purple=#000000"),

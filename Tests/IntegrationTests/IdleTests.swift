@@ -41,6 +41,17 @@ struct IdleTests {
         // With a 100 ms poll this was 30; asleep on the socket it is none.
         #expect((after["mqtt"] ?? 0) - (before["mqtt"] ?? 0) <= 1, "\(before) → \(after)")
 
+        // Time zones come from the tz database and XML from libxml2: neither ICU nor the full
+        // Foundation is loaded, which kept 11 MB of library pages resident.
+        // Read to the end: /proc files report a size of 0, which cuts a sized read short.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(daemon.pid)/maps"))
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        try handle.close()
+        for library in ["libFoundation.so", "libFoundationInternationalization.so", "lib_FoundationICU.so", "libFoundationXML.so"] {
+            #expect(!maps.contains("/" + library), "\(library) is mapped")
+        }
+        #expect(maps.contains("libFoundationEssentials.so"), "the check reads the right maps")
+
         // A publish from another thread still wakes it at once: a settings change is answered.
         try live.client.subscribe("energyclock/settings/result")
         try live.client.publish("energyclock/settings/history_days/set", "3")

@@ -21,7 +21,7 @@ final class ServiceHarness: Sendable {
         broker: TestBroker, http: TestHTTPServer, clock: ManualClock, stateDirectory: URL = temporaryDirectory(),
         prefix: String = "energyclock", version: MQTTVersion = .v5, settings: [SettingsField: SettingValue] = [:],
         fetchTimeout: Double = 30, options: PublisherOptions = PublisherOptions(), allowRemoteURL: Bool = false,
-        reconnectDelay: (min: Int, max: Int) = (1, 2)
+        reconnectDelay: (min: Int, max: Int) = (1, 2), calendar: LocalCalendar = LocalCalendar(identifier: "Europe/Amsterdam")!
     ) throws {
         self.broker = broker
         self.http = http
@@ -29,19 +29,21 @@ final class ServiceHarness: Sendable {
         self.stateDirectory = stateDirectory
         topics = TopicTree(prefix: prefix)
         let client = HTTPClient(timeout: fetchTimeout)
-        let catalog = SourceCatalog([
-            EnergyZeroSource(baseURL: http.baseURL, http: client),
-            EntsoeSource(baseURL: http.baseURL, token: "test-token", http: client),
-            AwattarSource(override: http.baseURL, http: client),
-            EnergyChartsSource(baseURL: http.baseURL, http: client),
-            CustomSource(http: client),
-        ])
+        let catalog = SourceCatalog(
+            [
+                EnergyZeroSource(baseURL: http.baseURL, http: client),
+                EntsoeSource(baseURL: http.baseURL, token: "test-token", http: client),
+                AwattarSource(override: http.baseURL, http: client),
+                EnergyChartsSource(baseURL: http.baseURL, http: client),
+                NordPoolSource(baseURL: http.baseURL, http: client),
+                CustomSource(http: client),
+            ], rateFeed: ExchangeRateFeed(url: http.baseURL.appendingPathComponent("eurofxref-daily.xml"), http: client))
         let mqtt = MQTTOptions(
             host: "127.0.0.1", port: broker.port, clientID: "energyclock-test-\(UUID().uuidString)", version: version,
             will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)), reconnectDelay: reconnectDelay
         )
         var parts = EnergyClockService.Parts(
-            mqtt: mqtt, topics: topics, catalog: catalog, manager: .init(calendar: LocalCalendar(identifier: "Europe/Amsterdam")!),
+            mqtt: mqtt, topics: topics, catalog: catalog, manager: .init(calendar: calendar),
             stateDirectory: try StateDirectory(path: stateDirectory.path), clock: clock, publisher: options
         )
         parts.overrides = settings.isEmpty ? nil : SettingsPatch(settings)

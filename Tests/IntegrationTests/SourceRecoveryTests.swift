@@ -49,6 +49,9 @@ struct SourceRecoveryTests {
                     + "],\"price\":[" + hours.map { "\($0.price * 1000)" }.joined(separator: ",") + "],\"unit\":\"EUR / MWh\"}").utf8),
             start: at("2026-01-15T12:50:00+01:00")),
         Case(
+            source: "nordpool", zone: "NL", path: "/DayAheadPrices", contentType: "application/json",
+            body: fixture("nordpool/delivery_period_nl.json"), start: at("2024-11-05T12:50:00+01:00")),
+        Case(
             source: "custom", zone: "NL", path: "/custom.json", contentType: "application/json",
             body: Array(
                 ("[" + hours.map { "{\"start\":\"\(ISO8601.utc($0.start))\",\"price\":\($0.price)}" }.joined(separator: ",") + "]").utf8),
@@ -144,6 +147,35 @@ struct SourceRecoveryTests {
         #expect(current["market_price"] as? Double == 0.1)
         #expect(object(live.last("energyclock/settings"))?["source"] as? String == "entsoe")
         #expect(http.requests.contains { $0.hasPrefix("/api?securityToken=test-token&documentType=A44&in_Domain=10YBE----------2") })
+        await live.stop()
+        await harness.stop()
+    }
+
+    /// Nord Pool as the chosen source and as the fallback, with Energy-Charts on the other side.
+    @Test(arguments: [("nordpool", "energycharts"), ("energycharts", "nordpool")])
+    func failsOverToAndFromNordPool(chosen: String, fallback: String) async throws {
+        let broker = try await TestBroker.start()
+        // Energy-Charts serves the Dutch day of the recorded Nord Pool answer at 50 EUR/MWh.
+        let starts = (0..<24).map { at("2024-11-04T23:00:00Z").addingTimeInterval(Double($0) * 3600) }
+        let charts = Array(
+            ("{\"unix_seconds\":[" + starts.map { "\(Int($0.timeIntervalSince1970))" }.joined(separator: ",")
+                + "],\"price\":[" + starts.map { _ in "50" }.joined(separator: ",") + "]}").utf8)
+        let nordPool = fixture("nordpool/delivery_period_nl.json")
+        let http = try TestHTTPServer { target in
+            let failing = chosen == "nordpool" ? "/DayAheadPrices" : "/price"
+            if target.hasPrefix(failing) { return TestHTTPServer.Response(status: 503, body: []) }
+            if target.hasPrefix("/price") { return .json(charts) }
+            if target.hasPrefix("/DayAheadPrices?date=2024-11-05&market=DayAhead&deliveryArea=NL&currency=EUR") { return .json(nordPool) }
+            return TestHTTPServer.Response(status: 204)
+        }
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2024-11-05T10:20:00+01:00")),
+            settings: [.source: .text(chosen), .zone: .text("NL"), .fallbackSources: .list([fallback]), .vatPercent: .number(0)])
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        let current = try #require(object(await live.wait(for: "energyclock/current") { !$0.isEmpty }))
+        #expect(current["source"] as? String == fallback)
+        // 10:00–11:00 local: 105.87 EUR/MWh at Nord Pool, 50 at Energy-Charts.
+        #expect(current["market_price"] as? Double == (fallback == "nordpool" ? 0.10587 : 0.05))
         await live.stop()
         await harness.stop()
     }

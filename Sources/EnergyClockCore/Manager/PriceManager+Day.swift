@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PriceManager {
     /// Any day's prices, from the cache or else the source, banded under the current settings.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PriceManager {
     /// Fetches today (and tomorrow when due) from the chosen source, falling back to the

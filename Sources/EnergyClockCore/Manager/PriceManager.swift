@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one owner of prices, settings and derived bands: loads from the store, fetches when
 /// needed, follows the clock from slot to slot and hands every change to its output.
@@ -40,6 +40,13 @@ public actor PriceManager {
     var currentDay: LocalDay?
     var backfillTried: Set<LocalDay> = []
     var pending: [SettingsRequest] = []
+    /// Euro exchange rates by day, from the store and the ECB.
+    var rates = ExchangeRates()
+    /// The last rates fetch failed; the prices shown are converted at older rates.
+    var ratesStale = false
+    var ratesSchedule: RatesSchedule
+    /// Prices are left out for want of an exchange rate; logged when that starts and ends.
+    var missingRateLogged = false
     var applying = false
     var sleeper: Task<Void, any Error>?
 
@@ -60,6 +67,7 @@ public actor PriceManager {
         self.logger = logger
         self.jitter = jitter
         schedule = RefreshSchedule(policy: configuration.policy)
+        ratesSchedule = RatesSchedule(fallback: configuration.calendar)
         var restored = try Self.restoreSettings(from: store, catalog: catalog, logger: logger)
         if let overrides, !overrides.values.isEmpty {
             do {
@@ -74,6 +82,7 @@ public actor PriceManager {
             }
         }
         settings = restored
+        do { rates = try store.exchangeRates() } catch { logger.error("\(error)") }
         self.store = store
     }
 
@@ -106,8 +115,8 @@ public actor PriceManager {
     /// What the outside world should see now.
     public func snapshot() -> Snapshot {
         Snapshot.derive(
-            now: clock.now, calendar: calendar, settings: settings, slots: slots,
-            source: servedBy, stale: stale, updatedAt: updatedAt)
+            now: clock.now, calendar: calendar, settings: settings, slots: slots, source: servedBy,
+            stale: stale || (settings.currency != "EUR" && ratesStale), updatedAt: updatedAt, rates: rates)
     }
 
     /// Publishes from the cache at once, then fetches and follows the clock until cancelled.
@@ -118,12 +127,13 @@ public actor PriceManager {
             try Task.checkCancellation()
             let now = clock.now
             rollOver(at: now)
-            await output.publish(snapshot())
+            await refreshRatesIfDue(at: now)
+            await output.publish(noted(snapshot()))
             switch schedule.decide(now: now, need: need(at: now), nextEvent: nextEvent(after: now)) {
             case .fetch:
                 await refresh()
             case let .wait(until: deadline):
-                try await sleep(until: deadline)
+                try await sleep(until: min(deadline, nextRatesCheck(after: now)))
             }
         }
     }
@@ -131,8 +141,9 @@ public actor PriceManager {
     /// Loads the cache and fetches once if it lacks something; for one-shot use without ``run()``.
     public func loadAndFetchIfNeeded() async -> Snapshot {
         loadCache()
+        await refreshRatesIfDue(at: clock.now)
         if need(at: clock.now).any { await refresh() }
-        return snapshot()
+        return noted(snapshot())
     }
 
     /// Fetches now, whatever the cache holds (the refresh button).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// When to fetch and when to sleep: a pure state machine over instants, with no clock of its own.
 ///

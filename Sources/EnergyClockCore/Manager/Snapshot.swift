@@ -1,18 +1,21 @@
-import Foundation
+import FoundationEssentials
 
 /// A slot as shown to users: consumer price and band at the chosen resolution.
 public struct PricedSlot: Sendable, Hashable {
     /// The slot with its market price.
     public var slot: PriceSlot
-    /// What a household pays, EUR/kWh.
+    /// What a household pays per kWh, in the settings' currency.
     public var price: Double
+    /// The parts that make up ``price``.
+    public var components: PriceComponents
     /// The colour band; nil only in relative mode before any price is known.
     public var band: Band?
 
-    /// A slot shown at `price` in `band`.
-    public init(slot: PriceSlot, price: Double, band: Band?) {
+    /// A slot shown with its price parts, in `band`.
+    public init(slot: PriceSlot, components: PriceComponents, band: Band?) {
         self.slot = slot
-        self.price = price
+        self.price = components.total
+        self.components = components
         self.band = band
     }
 }
@@ -22,7 +25,7 @@ public struct Snapshot: Sendable, Equatable {
     /// The instant this describes.
     public var now: Date
     /// The zone that local times are written in.
-    public var timeZone: TimeZone
+    public var timeZone: TimeZoneRules
     /// The effective settings.
     public var settings: Settings
     /// The thresholds in force; computed in relative mode.
@@ -45,6 +48,9 @@ public struct Snapshot: Sendable, Equatable {
     public var updatedAt: Date?
     /// Tomorrow's prices are completely known.
     public var tomorrowValid: Bool
+    /// Prices are converted to another currency, and the day of some known slot has no rate yet:
+    /// those slots are left out rather than shown at a made-up rate.
+    public var missingRate: Bool
 
     /// The local calendar of ``timeZone``.
     public var calendar: LocalCalendar { LocalCalendar(timeZone: timeZone) }
@@ -52,7 +58,7 @@ public struct Snapshot: Sendable, Equatable {
     /// Derives what to show at `now` from the native slots of one source.
     public static func derive(
         now: Date, calendar: LocalCalendar, settings: Settings, slots: [PriceSlot],
-        source: String, stale: Bool, updatedAt: Date?
+        source: String, stale: Bool, updatedAt: Date?, rates: ExchangeRates = ExchangeRates()
     ) -> Snapshot {
         let today = calendar.day(containing: now)
         let todaySpan = calendar.interval(of: today)
@@ -61,38 +67,49 @@ public struct Snapshot: Sendable, Equatable {
         let window = DateInterval(start: min(historyStart, todaySpan.start), end: tomorrowSpan.end)
         let resolved = Array(slots.overlapping(window)).at(settings.resolution, in: calendar)
 
+        var missingRate = false
+        /// The parts of what a household pays for `slot`, or nil when its day has no exchange rate.
+        func components(_ slot: PriceSlot) -> PriceComponents? {
+            guard let rate = rates.rate(settings.currency, on: calendar.day(containing: slot.start)) else {
+                missingRate = true
+                return nil
+            }
+            let fee = settings.gridFee.fee(from: slot.start, to: slot.end, in: calendar)
+            return PriceComponents(market: slot.market * rate, gridFee: fee, settings: settings)
+        }
+
         var thresholds: Thresholds?
         var samples: Int?
         switch settings.colorMode {
         case .absolute:
             thresholds = settings.thresholds
         case .relative:
-            let history = resolved.lazy.filter { $0.start >= historyStart && $0.start < todaySpan.end }
-                .map { settings.consumerPrice($0.market) }
-            let prices = Array(history)
+            let prices = resolved.lazy.filter { $0.start >= historyStart && $0.start < todaySpan.end }.compactMap { components($0)?.total }
             samples = prices.count
-            thresholds = Thresholds.quartiles(of: prices)?.rounded()
+            thresholds = Thresholds.quartiles(of: Array(prices))?.rounded()
         }
 
-        func priced(_ slot: PriceSlot) -> PricedSlot {
-            let price = settings.consumerPrice(slot.market)
-            return PricedSlot(slot: slot, price: price, band: thresholds.map { Band.of(price, under: $0) })
+        func priced(_ slot: PriceSlot) -> PricedSlot? {
+            guard let parts = components(slot) else { return nil }
+            return PricedSlot(slot: slot, components: parts, band: thresholds.map { Band.of(parts.total, under: $0) })
         }
         func starting(in span: DateInterval) -> [PricedSlot] {
-            resolved.filter { $0.start >= span.start && $0.start < span.end }.map(priced)
+            resolved.filter { $0.start >= span.start && $0.start < span.end }.compactMap(priced)
         }
 
         var current: PricedSlot?
         var next: PricedSlot?
         if let i = resolved.index(containing: now) {
             current = priced(resolved[i])
-            if i + 1 < resolved.count { next = priced(resolved[i + 1]) }
+            if current != nil, i + 1 < resolved.count { next = priced(resolved[i + 1]) }
         }
+        let todaySlots = starting(in: todaySpan)
+        let tomorrowSlots = starting(in: tomorrowSpan)
 
         return Snapshot(
             now: now, timeZone: calendar.timeZone, settings: settings, thresholds: thresholds, samples: samples,
-            today: starting(in: todaySpan), tomorrow: starting(in: tomorrowSpan), current: current, next: next,
-            source: source, stale: stale, updatedAt: updatedAt, tomorrowValid: slots.covers(tomorrowSpan)
+            today: todaySlots, tomorrow: tomorrowSlots, current: current, next: next, source: source, stale: stale,
+            updatedAt: updatedAt, tomorrowValid: slots.covers(tomorrowSpan) && !missingRate, missingRate: missingRate
         )
     }
 }

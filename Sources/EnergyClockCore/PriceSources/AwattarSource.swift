@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// aWATTar's market data API for Germany-Luxembourg and Austria.
 public struct AwattarSource: PriceSource {

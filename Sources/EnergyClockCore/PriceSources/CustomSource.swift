@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A price list of the user's own, from an `http(s)://` or `file://` URL (the `custom_url` setting).
 ///
@@ -44,13 +45,19 @@ public struct CustomSource: PriceSource {
     }
 
     private func read(file path: String) throws(SourceError) -> [UInt8] {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw SourceError(source: id, problem: .transport("cannot read \(path)"))
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SourceError(source: id, problem: .transport("cannot read \(path)")) }
+        defer { close(fd) }
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while data.count <= http.maxBodyBytes {
+            let count = Glibc.read(fd, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw SourceError(source: id, problem: .transport("cannot read \(path)")) }
+            if count == 0 { return data }
+            data += chunk[..<count]
         }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: http.maxBodyBytes + 1)) ?? Data()
-        guard data.count <= http.maxBodyBytes else { throw SourceError(source: id, problem: .tooLarge(limit: http.maxBodyBytes)) }
-        return [UInt8](data)
+        throw SourceError(source: id, problem: .tooLarge(limit: http.maxBodyBytes))
     }
 
     /// Reads the documented shape into validated slots in EUR/kWh.

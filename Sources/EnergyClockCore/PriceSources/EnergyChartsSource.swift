@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Energy-Charts (Fraunhofer ISE) day-ahead prices per bidding zone.
 public struct EnergyChartsSource: PriceSource {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// EnergyZero's public REST API (Dutch market prices, quarter-hour and hourly).
 public struct EnergyZeroSource: PriceSource {
@@ -75,7 +75,7 @@ public struct EnergyZeroSource: PriceSource {
             switch fields["price"] {
             case let .object(value)?:
                 switch value["value"] {
-                case let .string(text)?: price = Double(text.trimmingCharacters(in: .whitespaces))
+                case let .string(text)?: price = Double(text.trimmed)
                 case let .number(number)?: price = number
                 default: price = nil
                 }

@@ -1,8 +1,4 @@
-import Foundation
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
+import FoundationEssentials
 
 /// The parts of an ENTSO-E market or acknowledgement document that prices need.
 struct EntsoeDocument {
@@ -39,40 +35,40 @@ struct EntsoeDocument {
         let reason: String
     }
 
-    /// Reads `data` with FoundationXML's streaming parser.
+    /// Reads `data` with the streaming XML reader.
     static func read(_ data: Data) throws(ReadError) -> EntsoeDocument {
-        // FoundationXML crashes on a name that is not UTF-8 (`<\u{FF}`), so nothing else reaches it.
-        // ENTSO-E answers in UTF-8.
-        guard String(validating: data, as: UTF8.self) != nil else { throw ReadError(reason: "the answer is not UTF-8 text") }
-        let delegate = Reader()
-        let parser = XMLParser(data: data)
-        parser.delegate = delegate
-        parser.shouldProcessNamespaces = true
-        guard parser.parse(), delegate.failure == nil else {
-            throw ReadError(reason: delegate.failure ?? "not well-formed XML (line \(parser.lineNumber))")
+        var collector = Collector()
+        do {
+            try XMLStream.read(data) { event in
+                switch event {
+                case let .start(name, _): collector.start(name)
+                case let .text(text): collector.text += text
+                case let .end(name): collector.end(name)
+                }
+                return collector.failure
+            }
+        } catch {
+            throw ReadError(reason: error.reason)
         }
-        guard delegate.isComplete else { throw ReadError(reason: "not well-formed XML: the document is truncated") }
-        guard delegate.sawRoot else { throw ReadError(reason: "not a Publication_MarketDocument or Acknowledgement_MarketDocument") }
-        return delegate.document
+        guard collector.isComplete else { throw ReadError(reason: "not well-formed XML: the document is truncated") }
+        guard collector.sawRoot else { throw ReadError(reason: "not a Publication_MarketDocument or Acknowledgement_MarketDocument") }
+        return collector.document
     }
 
     /// Collects element text by path; only the elements prices need are kept.
-    private final class Reader: NSObject, XMLParserDelegate {
+    private struct Collector {
         var document = EntsoeDocument()
         var failure: String?
         var sawRoot = false
         private var path: [String] = []
         /// Every element that was opened was closed.
         var isComplete: Bool { path.isEmpty }
-        private var text = ""
+        var text = ""
         private var series: Series?
         private var period: Period?
         private var point: Point?
 
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String] = [:]
-        ) {
+        mutating func start(_ name: String) {
             if path.isEmpty {
                 switch name {
                 case "Publication_MarketDocument": sawRoot = true
@@ -80,8 +76,8 @@ struct EntsoeDocument {
                     sawRoot = true
                     document.acknowledgement = Acknowledgement()
                 default:
-                    failure = "unexpected document <\(name)>"
-                    parser.abortParsing()
+                    failure = "unexpected document <\(name.prefix(60))>"
+                    return
                 }
             }
             path.append(name)
@@ -94,19 +90,14 @@ struct EntsoeDocument {
             }
         }
 
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            text += string
-        }
-
-        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        mutating func end(_ name: String) {
+            let value = text.trimmed
             let parent = path.count >= 2 ? path[path.count - 2] : ""
             switch (parent, name) {
             case ("Point", "position"): point?.position = Int(value) ?? 0
             case ("Point", "price.amount"):
                 guard let amount = Double(value), amount.isFinite else {
                     failure = "price.amount \"\(value.prefix(40))\" is not a number"
-                    parser.abortParsing()
                     return
                 }
                 point?.amount = amount
@@ -131,7 +122,7 @@ struct EntsoeDocument {
             case ("Reason", "text"): document.acknowledgement?.text = value
             default: break
             }
-            path.removeLast()
+            if !path.isEmpty { path.removeLast() }
             text = ""
         }
     }

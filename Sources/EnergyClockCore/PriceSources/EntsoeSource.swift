@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ENTSO-E Transparency Platform day-ahead prices (document type A44), for every European zone.
 public struct EntsoeSource: PriceSource {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension HTTPClient {
     /// Fetches `url` for the price source `source`; a failure is that source's failed fetch.

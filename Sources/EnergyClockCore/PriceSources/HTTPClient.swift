@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import FoundationEssentials
+import Platform
 import Synchronization
 
 /// A received HTTP answer.
@@ -49,9 +50,10 @@ public struct HTTPClient: Sendable {
         let transfer = Transfer(limit: maxBodyBytes, upload: body, headers: headers)
         let result: Result<HTTPResponse, HTTPError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let thread = Thread { [self] in continuation.resume(returning: perform(url, transfer)) }
-                thread.name = "http"
-                thread.start()
+                let started = DetachedThread.start(name: "http") { [self] in
+                    continuation.resume(returning: perform(url, transfer))
+                }
+                if !started { continuation.resume(returning: .failure(.transport("no thread left for a transfer"))) }
             }
         } onCancel: {
             transfer.cancelled.store(true, ordering: .relaxed)
@@ -116,7 +118,7 @@ public struct HTTPClient: Sendable {
             ec_getinfo_string(curl, CURLINFO_CONTENT_TYPE, &type)
             let contentType =
                 type.map { String(cString: $0) }?.split(separator: ";").first
-                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+                .map { $0.trimmed.lowercased() } ?? ""
             return .success(HTTPResponse(status: status, contentType: contentType, body: transfer.body))
         case CURLE_WRITE_ERROR where transfer.tooLarge, CURLE_FILESIZE_EXCEEDED:
             return .failure(.tooLarge(limit: maxBodyBytes))

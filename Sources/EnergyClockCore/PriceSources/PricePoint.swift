@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A price with its start and, where the source says so, its end.
 struct PricePoint {

@@ -46,10 +46,13 @@ extension PriceSource {
 public struct SourceCatalog: Sendable {
     /// Every source in registration order.
     public let sources: [any PriceSource]
+    /// Where euro exchange rates come from, for prices in another currency; nil when nowhere.
+    public let rateFeed: ExchangeRateFeed?
 
     /// A catalog of `sources`; ids must be unique.
-    public init(_ sources: [any PriceSource]) {
+    public init(_ sources: [any PriceSource], rateFeed: ExchangeRateFeed? = nil) {
         self.sources = sources
+        self.rateFeed = rateFeed
     }
 
     /// The ids users may choose.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One market price over a half-open interval `[start, end)`, in EUR/kWh excluding VAT.
 public struct PriceSlot: Sendable, Hashable {

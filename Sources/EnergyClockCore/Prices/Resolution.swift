@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The slot length that prices are shown and banded at.
 public enum Resolution: String, Sendable, CaseIterable, Codable {

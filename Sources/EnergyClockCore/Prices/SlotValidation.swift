@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What is wrong with a list of slots a source delivered.
 @nonexhaustive

@@ -18,8 +18,16 @@ public struct Settings: Sendable, Hashable {
     public var historyDays: Int
     /// VAT added to market price plus surcharge, in percent, 0…100.
     public var vatPercent: Double
-    /// EUR/kWh added to the market price before VAT, −1…5.
+    /// Added per kWh to the market price before VAT, −1…5, in ``currency``.
     public var surcharge: Double
+    /// The supplier's markup in percent of the market price, −100…100.
+    public var markupPercent: Double
+    /// The time-of-use grid fee per kWh before VAT, in ``currency``.
+    public var gridFee: GridFee
+    /// Whether VAT is added when the price before VAT is negative.
+    public var vatOnNegative: Bool
+    /// The currency every price, threshold and fee is in: `EUR` or one with an ECB reference rate.
+    public var currency: String
     /// Hourly means or the source's own slots.
     public var resolution: Resolution
     /// Bidding zone for sources that serve several markets, e.g. `NL` or `DE-LU`.
@@ -43,6 +51,10 @@ public struct Settings: Sendable, Hashable {
         historyDays: 7,
         vatPercent: 21,
         surcharge: 0,
+        markupPercent: 0,
+        gridFee: .none,
+        vatOnNegative: true,
+        currency: "EUR",
         resolution: .hour,
         zone: "NL",
         fallbackSources: [],
@@ -55,7 +67,8 @@ public struct Settings: Sendable, Hashable {
     /// Settings from all their parts.
     public init(
         source: String, colorMode: ColorMode, thresholds: Thresholds, historyDays: Int,
-        vatPercent: Double, surcharge: Double, resolution: Resolution,
+        vatPercent: Double, surcharge: Double, markupPercent: Double, gridFee: GridFee, vatOnNegative: Bool, currency: String,
+        resolution: Resolution,
         zone: String, fallbackSources: [String], customURL: String, customUnit: String,
         palette: [Band: RGBColor], brightness: [Band: Int]
     ) {
@@ -65,6 +78,10 @@ public struct Settings: Sendable, Hashable {
         self.historyDays = historyDays
         self.vatPercent = vatPercent
         self.surcharge = surcharge
+        self.markupPercent = markupPercent
+        self.gridFee = gridFee
+        self.vatOnNegative = vatOnNegative
+        self.currency = currency
         self.resolution = resolution
         self.zone = zone
         self.fallbackSources = fallbackSources
@@ -77,11 +94,8 @@ public struct Settings: Sendable, Hashable {
     /// The colour of `band` under this palette.
     public func color(of band: Band) -> RGBColor { palette[band] ?? band.defaultColor }
 
-    /// What a household pays for `market`: `(market + surcharge) × (1 + vat_percent / 100)`,
-    /// rounded to the six decimals it is published with, so its band matches the number shown.
-    public func consumerPrice(_ market: Double) -> Double {
-        DecimalFormat.rounded((market + surcharge) * (1 + vatPercent / 100))
-    }
+    /// The unit of every published price: `EUR/kWh`, `SEK/kWh`, ….
+    public var unit: String { currency + "/kWh" }
 
     /// The settings as compact JSON, in field order; they hold no secret.
     public var json: String {
@@ -112,6 +126,8 @@ public struct Settings: Sendable, Hashable {
             w.beginObject()
             for band in Band.allCases { if let color = colors[band] { w.field(band.rawValue, color.hex) } }
             w.endObject()
+        case let .flag(value): w.bool(value)
+        case let .gridFee(schedule): schedule.write(to: &w)
         case let .levels(levels):
             w.beginObject()
             for band in Band.allCases { if let level = levels[band] ?? nil { w.field(band.rawValue, level) } }

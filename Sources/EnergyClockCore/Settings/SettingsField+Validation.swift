@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SettingsField {
     /// Checks `value` against this field's kind; `plain` also accepts numbers written as strings.
@@ -27,12 +27,12 @@ extension SettingsField {
             case let .array(items): names = items
             case let .string(text) where plain:
                 // `settings/fallback_sources/set` also takes `entsoe,energycharts`; empty clears the list.
-                let trimmed = text.trimmingCharacters(in: .whitespaces)
+                let trimmed = text.trimmed
                 names =
                     trimmed.isEmpty
                     ? []
                     : trimmed.split(separator: ",", omittingEmptySubsequences: false).map {
-                        .string($0.trimmingCharacters(in: .whitespaces))
+                        .string($0.trimmed)
                     }
             default: throw .wrongType(field: rawValue, expected: "an array of source names", found: value.typeName)
             }
@@ -83,6 +83,18 @@ extension SettingsField {
                 }
             }
             return .levels(levels)
+        case .flag:
+            switch value {
+            case let .bool(flag): return .flag(flag)
+            case let .string(text) where plain && ["true", "on", "1"].contains(text.lowercased()): return .flag(true)
+            case let .string(text) where plain && ["false", "off", "0"].contains(text.lowercased()): return .flag(false)
+            default: throw .wrongType(field: rawValue, expected: "true or false", found: value.text)
+            }
+        case .gridFee:
+            if case let .string(text) = value, plain, let json = JSONValue.parse(Array(text.utf8)) {
+                return .gridFee(try GridFee(json: json, field: rawValue))
+            }
+            return .gridFee(try GridFee(json: value, field: rawValue))
         case let .integer(range):
             let number = try numeric(value, plain: plain)
             guard number == number.rounded() else {
@@ -105,7 +117,7 @@ extension SettingsField {
         case let .string(text) where plain:
             members = [:]
             for pair in text.split(separator: ",") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmed }
                 guard parts.count == 2 else { throw .wrongType(field: rawValue, expected: expected, found: "\"\(text)\"") }
                 members[parts[0]] = parts[1] == "null" ? .null : .string(parts[1])
             }

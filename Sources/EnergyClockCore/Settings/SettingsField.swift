@@ -14,8 +14,16 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case historyDays = "history_days"
     /// VAT percentage.
     case vatPercent = "vat_percent"
-    /// Surcharge in EUR/kWh.
+    /// Surcharge per kWh.
     case surcharge
+    /// Supplier markup in percent of the market price.
+    case markupPercent = "markup_percent"
+    /// Time-of-use grid fee schedule.
+    case gridFee = "grid_fee"
+    /// VAT on negative prices or not.
+    case vatOnNegative = "vat_on_negative"
+    /// The currency of prices, thresholds and fees.
+    case currency
     /// `hour` or `native`.
     case resolution
     /// Bidding zone code.
@@ -40,6 +48,10 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case .greenMax, .yellowMax, .orangeMax: .number(-10...10)
         case .vatPercent: .number(0...100)
         case .surcharge: .number(-1...5)
+        case .markupPercent: .number(-100...100)
+        case .gridFee: .gridFee
+        case .vatOnNegative: .flag
+        case .currency: .choice(["EUR"] + ExchangeRates.ecbCurrencies)
         case .historyDays: .integer(1...60)
         case .zone: .choice(BiddingZone.all.map(\.code))
         case .fallbackSources: .sourceList
@@ -66,6 +78,10 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case palette
         /// Brightness 0…255 by band, `null` to stop setting it: `{"green":64}` or `green=64,red=255`.
         case brightness
+        /// `true` or `false` (also `on`/`off` on a field's own topic).
+        case flag
+        /// A ``GridFee`` schedule as a JSON object.
+        case gridFee
     }
 }
 
@@ -83,6 +99,10 @@ public enum SettingValue: Sendable, Hashable {
     case colors([Band: RGBColor])
     /// Brightness by band, nil to remove; merged over the current levels.
     case levels([Band: Int?])
+    /// A switch.
+    case flag(Bool)
+    /// A grid fee schedule; replaces the current one whole.
+    case gridFee(GridFee)
 }
 
 extension Settings {
@@ -99,6 +119,10 @@ extension Settings {
             case .historyDays: .integer(historyDays)
             case .vatPercent: .number(vatPercent)
             case .surcharge: .number(surcharge)
+            case .markupPercent: .number(markupPercent)
+            case .gridFee: .gridFee(gridFee)
+            case .vatOnNegative: .flag(vatOnNegative)
+            case .currency: .text(currency)
             case .zone: .text(zone)
             case .fallbackSources: .list(fallbackSources)
             case .customURL: .text(customURL)
@@ -118,6 +142,10 @@ extension Settings {
             case let (.historyDays, .integer(v)): historyDays = v
             case let (.vatPercent, .number(v)): vatPercent = v
             case let (.surcharge, .number(v)): surcharge = v
+            case let (.markupPercent, .number(v)): markupPercent = v
+            case let (.gridFee, .gridFee(v)): gridFee = v
+            case let (.vatOnNegative, .flag(v)): vatOnNegative = v
+            case let (.currency, .text(v)): currency = v
             case let (.zone, .text(v)): zone = v
             case let (.fallbackSources, .list(v)): fallbackSources = v
             case let (.customURL, .text(v)): customURL = v

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A validated change to some settings fields, ready to fold onto the current settings.
 public struct SettingsPatch: Sendable, Hashable {
@@ -36,7 +36,7 @@ public struct SettingsPatch: Sendable, Hashable {
         if let json = JSONValue.parse(payload) {
             value = json
         } else {
-            let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = String(decoding: payload, as: UTF8.self).trimmed
             value = .string(text)
         }
         return SettingsPatch([field: try field.validate(value, sources: sources, plain: true)])
@@ -56,6 +56,16 @@ extension Settings {
         var next = self
         for (field, value) in patch.values { next[field] = value }
         if let problem = next.crossFieldProblem() { throw problem }
+        // Thresholds in the old currency would read as the new one: 0.10 EUR is not 0.10 SEK.
+        if next.currency != currency, next.colorMode == .absolute,
+            ![SettingsField.greenMax, .yellowMax, .orangeMax].allSatisfy({ patch.values[$0] != nil })
+        {
+            throw .notAllowed(
+                field: SettingsField.currency.rawValue,
+                reason:
+                    "the thresholds are absolute and in \(currency); set green_max, yellow_max and orange_max in \(next.currency) "
+                    + "in the same update, or switch color_mode to relative first")
+        }
         return next
     }
 

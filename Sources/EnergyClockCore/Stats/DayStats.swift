@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Summary figures of one day's priced slots.
 public struct DayStats: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A stretch of consecutive slots and its time-weighted mean price.
 public struct PriceWindow: Sendable, Equatable {

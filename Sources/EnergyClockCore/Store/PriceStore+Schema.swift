@@ -1,12 +1,13 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
+import Glibc
 
 extension PriceStore {
     /// The schema version this build writes (`PRAGMA user_version`).
     ///
     /// 1: settings, prices and fetches (stores from before versioning read as 0 and hold this
-    /// layout). 2: the retained topics last published.
-    public static let schemaVersion: Int64 = 2
+    /// layout). 2: the retained topics last published. 3: euro exchange rates by day.
+    public static let schemaVersion: Int64 = 3
 
     /// Why a store file could not be opened.
     enum OpenFailure: Error {
@@ -73,6 +74,10 @@ extension PriceStore {
         CREATE TABLE IF NOT EXISTS fetches (source TEXT PRIMARY KEY, last_success INTEGER NOT NULL);
         """,
         "CREATE TABLE IF NOT EXISTS retained_topics (topic TEXT PRIMARY KEY) WITHOUT ROWID;",
+        """
+        CREATE TABLE IF NOT EXISTS exchange_rates (
+            day TEXT NOT NULL, currency TEXT NOT NULL, rate REAL NOT NULL, PRIMARY KEY (day, currency)) WITHOUT ROWID;
+        """,
     ]
 
     /// The settings JSON of a damaged store, if it can still be read.

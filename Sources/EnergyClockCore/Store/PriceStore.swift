@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The persistent state: settings, a price cache per source, each source's last successful fetch
 /// and the retained topics last published.

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import FoundationEssentials
 
 /// A minimal owner of one SQLite connection: statements, binding and transactions.
 final class SQLiteDatabase {

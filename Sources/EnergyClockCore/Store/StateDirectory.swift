@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 #if canImport(Glibc)
     import Glibc
@@ -22,7 +23,7 @@ public struct StateDirectory: Sendable {
     }
 
     /// The full path of `name` inside the directory.
-    public func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+    public func file(_ name: String) -> String { path.hasSuffix("/") || path.isEmpty ? path + name : path + "/" + name }
 
     private static func ensure(_ path: String) throws(StoreError) {
         var info = stat()
@@ -34,16 +35,16 @@ public struct StateDirectory: Sendable {
         }
         let failure = errno
         if failure == ENOTDIR {
-            var ancestor = (path as NSString).deletingLastPathComponent
+            var ancestor = parent(of: path)
             while !ancestor.isEmpty, ancestor != "/", stat(ancestor, &info) != 0 || info.st_mode & S_IFMT == S_IFDIR {
-                ancestor = (ancestor as NSString).deletingLastPathComponent
+                ancestor = parent(of: ancestor)
             }
             throw StoreError(action: "use state directory \(path)", message: "\(ancestor) is a file, not a directory")
         }
         guard failure == ENOENT else {
             throw StoreError(action: "use state directory \(path)", message: String(cString: strerror(failure)))
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = parent(of: path)
         if !parent.isEmpty, parent != path {
             do {
                 try ensure(parent)
@@ -54,6 +55,14 @@ public struct StateDirectory: Sendable {
         guard mkdir(path, 0o700) == 0 || errno == EEXIST else {
             throw StoreError(action: "create state directory \(path)", message: lastError())
         }
+    }
+
+    /// The directory that holds `path`: "" for a bare name, "/" at the top.
+    static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
     static func lastError() -> String { String(cString: strerror(errno)) }
@@ -83,7 +92,7 @@ public final class StateLock: Sendable {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = pread(fd, &buffer, buffer.count, 0)
             close(fd)
-            let holder = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            let holder = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).trimmed : ""
             guard failure == EWOULDBLOCK else {
                 throw StoreError(action: "lock \(path)", message: String(cString: strerror(failure)))
             }

@@ -95,6 +95,10 @@ package struct JSONWriter: Sendable {
 
     /// `value` as a JSON string literal.
     package static func quoted(_ value: String) -> String {
+        // Most strings (keys, ISO 8601 times, band names) need no escape: copy them whole.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + value + "\""
+        }
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {

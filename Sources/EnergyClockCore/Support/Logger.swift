@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Log severity, lowest first.
 public enum LogLevel: String, Sendable, CaseIterable, Comparable {
@@ -41,7 +41,7 @@ public struct Logger: Sendable {
         guard severity >= level else { return }
         let text = Quote.clip(message(), limit: Self.maxMessageBytes)
         let line = "\(ISO8601.utc(Date())) \(severity.rawValue.uppercased()) [\(label)] \(text)\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardError.write(line)
     }
 
     /// Logs at debug level.

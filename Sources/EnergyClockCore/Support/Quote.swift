@@ -3,7 +3,7 @@
 ///
 /// A value holding a newline must never start a forged log line, and a 60 KiB payload must not
 /// be copied into every refusal.
-import Foundation
+import FoundationEssentials
 
 package enum Quote {
     /// How many bytes of outside text are quoted at most.
@@ -45,7 +45,7 @@ package enum Quote {
     package static func redacting(_ secrets: [String?], in text: String) -> String {
         secrets.reduce(text) { result, secret in
             guard let secret, secret.count >= 4 else { return result }
-            return result.replacingOccurrences(of: secret, with: "[redacted]")
+            return result.replacing(secret, with: "[redacted]")
         }
     }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Fast, exact ISO 8601 for the forms price APIs use, without locale surprises.
 package enum ISO8601 {

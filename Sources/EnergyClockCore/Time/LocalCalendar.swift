@@ -1,25 +1,25 @@
-import Foundation
+import FoundationEssentials
 
 /// Local days and hours in one time zone: where "today" starts and ends.
 ///
 /// Days are never assumed to last 24 hours: a daylight-saving day has 23 or 25.
 public struct LocalCalendar: Sendable {
     /// The zone that defines local days.
-    public let timeZone: TimeZone
+    public let timeZone: TimeZoneRules
 
     /// A calendar for `timeZone`.
-    public init(timeZone: TimeZone) {
+    public init(timeZone: TimeZoneRules) {
         self.timeZone = timeZone
     }
 
     /// A calendar for an IANA zone name such as `Europe/Amsterdam`, or nil when unknown.
     public init?(identifier: String) {
-        guard let zone = TimeZone(identifier: identifier) else { return nil }
+        guard let zone = TimeZoneRules(identifier: identifier) else { return nil }
         self.init(timeZone: zone)
     }
 
     /// Seconds east of UTC at `instant`.
-    public func offset(at instant: Date) -> Int { timeZone.secondsFromGMT(for: instant) }
+    public func offset(at instant: Date) -> Int { timeZone.secondsFromUTC(for: instant) }
 
     /// The local day that contains `instant`.
     public func day(containing instant: Date) -> LocalDay {
@@ -34,11 +34,14 @@ public struct LocalCalendar: Sendable {
         var guess = Date(timeIntervalSince1970: midnight - Double(offset(at: Date(timeIntervalSince1970: midnight))))
         guess = Date(timeIntervalSince1970: midnight - Double(offset(at: guess)))
         if self.day(containing: guess) != day {
-            // Midnight fell in a gap; the day begins when the clocks jump.
-            var calendar = Calendar(identifier: .gregorian)
-            calendar.timeZone = timeZone
-            let components = DateComponents(year: day.year, month: day.month, day: day.day)
-            return calendar.date(from: components).map { calendar.startOfDay(for: $0) } ?? guess
+            // Midnight fell in a gap; the day begins when the clocks jump, found to the second.
+            var low = Int64(midnight) - 86_400
+            var high = Int64(midnight) + 86_400
+            while low < high {
+                let middle = low + (high - low) / 2
+                if self.day(containing: Date(timeIntervalSince1970: Double(middle))) >= day { high = middle } else { low = middle + 1 }
+            }
+            return Date(timeIntervalSince1970: Double(low))
         }
         return guess
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The source of "now" and of waiting; injected so tests can jump through time.
 public protocol WallClock: Sendable {
@@ -21,8 +21,9 @@ public struct SystemClock: WallClock {
         while true {
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return }
-            // No timer slack, and no wake-up before the deadline: see MonotonicSleep.
-            try await MonotonicSleep.sleep(seconds: min(remaining, 60) + 0.000_5)
+            // No timer slack (see MonotonicSleep). A wake-up a few microseconds early, as the wall
+            // and monotonic clocks drift apart, only goes round the loop once more.
+            try await MonotonicSleep.sleep(seconds: min(remaining, 60))
         }
     }
 }

@@ -1,0 +1,51 @@
+import FoundationEssentials
+
+extension PriceManager {
+    /// Whether prices are converted, and so need exchange rates.
+    var convertsCurrency: Bool { settings.currency != "EUR" }
+
+    /// Fetches the ECB's reference rates when prices are converted and new rates are due.
+    ///
+    /// A failed fetch keeps the rates known and marks the prices stale until a fetch succeeds.
+    func refreshRatesIfDue(at now: Date) async {
+        guard convertsCurrency, let feed = catalog.rateFeed, ratesSchedule.isDue(at: now, latest: rates.latestDay) else { return }
+        do {
+            let (day, fetched) = try await feed.fetch()
+            do { try store.save(rates: fetched, on: day) } catch { logger.error("\(error)") }
+            for (currency, rate) in fetched { rates.set(currency, rate, on: day) }
+            ratesSchedule.succeeded(at: clock.now, day: day)
+            ratesStale = false
+            if fetched[settings.currency] == nil {
+                logger.error("the ECB's rates of \(day) hold no \(settings.currency); prices stay at the rates known before")
+            } else {
+                logger.info("exchange rates of \(day): 1 EUR = \(DecimalFormat.string(fetched[settings.currency]!)) \(settings.currency)")
+            }
+        } catch {
+            ratesStale = true
+            ratesSchedule.failed(at: clock.now, jitter: jitter())
+            let kept = rates.latestDay.map { "keeping the rates of \($0)" } ?? "no rates are known, so no converted prices are published"
+            logger.warning("exchange rates fetch failed: \(error); \(kept)")
+        }
+    }
+
+    /// When the run loop should next look at the rates; far away when prices are not converted.
+    func nextRatesCheck(after now: Date) -> Date {
+        guard convertsCurrency, catalog.rateFeed != nil else { return .distantFuture }
+        return ratesSchedule.nextCheck(after: now, latest: rates.latestDay)
+    }
+
+    /// `snapshot`, after logging once when prices start or stop being left out for want of a rate.
+    func noted(_ snapshot: Snapshot) -> Snapshot {
+        if snapshot.missingRate != missingRateLogged {
+            missingRateLogged = snapshot.missingRate
+            if snapshot.missingRate {
+                logger.error(
+                    "no \(settings.currency) exchange rate is known for some days with prices; their prices are not published "
+                        + "until the ECB's reference rates cover them (see --ecb-url)")
+            } else {
+                logger.info("every day with prices has a \(settings.currency) exchange rate again")
+            }
+        }
+        return snapshot
+    }
+}

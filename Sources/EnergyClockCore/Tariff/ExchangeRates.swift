@@ -1,0 +1,99 @@
+import FoundationEssentials
+
+/// Euro reference rates by day: how many units of a currency one euro buys.
+///
+/// A day without a rate (a weekend, a holiday, today before 16:00 CET) takes the latest rate
+/// before it; a day before the first known rate has none, and its prices are not converted.
+public struct ExchangeRates: Sendable, Hashable {
+    /// Per currency, `(day, rate)` in day order.
+    private var table: [String: [(day: LocalDay, rate: Double)]] = [:]
+
+    /// No rates.
+    public init() {}
+
+    /// The currencies the ECB publishes reference rates for, besides the euro itself.
+    public static let ecbCurrencies = [
+        "USD", "JPY", "BGN", "CZK", "DKK", "GBP", "HUF", "PLN", "RON", "SEK", "CHF", "ISK", "NOK", "TRY", "AUD", "BRL", "CAD",
+        "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR",
+    ]
+
+    /// Records `rate` for `currency` on `day`, replacing one already known for that day.
+    public mutating func set(_ currency: String, _ rate: Double, on day: LocalDay) {
+        var list = table[currency, default: []]
+        if let index = list.firstIndex(where: { $0.day >= day }) {
+            if list[index].day == day { list[index].rate = rate } else { list.insert((day, rate), at: index) }
+        } else {
+            list.append((day, rate))
+        }
+        table[currency] = list
+    }
+
+    /// The rate in force on `day`: that day's, or the latest before it; 1 for the euro.
+    public func rate(_ currency: String, on day: LocalDay) -> Double? {
+        if currency == "EUR" { return 1 }
+        guard let list = table[currency], let index = list.lastIndex(where: { $0.day <= day }) else { return nil }
+        return list[index].rate
+    }
+
+    /// The newest day with any rate.
+    public var latestDay: LocalDay? { table.values.compactMap { $0.last?.day }.max() }
+
+    /// Every `(currency, day, rate)`, for the store.
+    public var entries: [(currency: String, day: LocalDay, rate: Double)] {
+        table.sorted { $0.key < $1.key }.flatMap { currency, list in list.map { (currency, $0.day, $0.rate) } }
+    }
+
+    /// Equal when every currency has the same rates on the same days.
+    public static func == (lhs: ExchangeRates, rhs: ExchangeRates) -> Bool {
+        lhs.entries.elementsEqual(rhs.entries) { $0.currency == $1.currency && $0.day == $1.day && $0.rate == $1.rate }
+    }
+
+    /// Hashes every entry.
+    public func hash(into hasher: inout Hasher) {
+        for entry in entries {
+            hasher.combine(entry.currency)
+            hasher.combine(entry.day)
+            hasher.combine(entry.rate)
+        }
+    }
+
+    /// Reads the ECB's daily reference rates file (`eurofxref-daily.xml`): its day and its rates.
+    ///
+    /// Every rate must be a positive finite number; a file without a day or without rates is refused.
+    public static func parseECB(_ body: [UInt8]) throws(SourceError) -> (day: LocalDay, rates: [String: Double]) {
+        func fail(_ reason: String) -> SourceError { SourceError(source: "ecb", problem: .malformed(reason)) }
+        guard !body.isEmpty else { throw SourceError(source: "ecb", problem: .emptyBody) }
+        var day: LocalDay?
+        var rates: [String: Double] = [:]
+        var sawEnvelope = false
+        do {
+            try XMLStream.read(body) { event in
+                guard case let .start(name, attributes) = event else { return nil }
+                if name == "Envelope" { sawEnvelope = true }
+                guard name == "Cube" else { return nil }
+                if let time = attributes["time"] {
+                    guard day == nil else { return "the file holds more than one day" }
+                    guard let parsed = LocalDay(parsing: time) else { return "time \"\(Quote.clip(time, limit: 40))\" is not a date" }
+                    day = parsed
+                }
+                if attributes["rate"] != nil, attributes["currency"] == nil { return "a rate without a currency" }
+                if let currency = attributes["currency"] {
+                    guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+                        return "currency \"\(Quote.clip(currency, limit: 40))\" is not a currency code"
+                    }
+                    guard let text = attributes["rate"], let rate = Double(text), rate.isFinite, rate > 0 else {
+                        return "the rate of \(currency) is not a positive number"
+                    }
+                    rates[currency] = rate
+                }
+                return nil
+            }
+        } catch {
+            throw fail(error.reason)
+        }
+        guard sawEnvelope else { throw fail("not an ECB reference rates file") }
+        guard let day else { throw fail("the file names no day") }
+        guard !rates.isEmpty else { throw fail("the file holds no rates") }
+        return (day, rates)
+    }
+}

@@ -1,0 +1,143 @@
+extension GridFee {
+    /// The fee range accepted, per kWh in the user's currency.
+    public static let feeRange: ClosedRange<Double> = -1...100
+    /// The most periods a schedule may hold.
+    public static let maxPeriods = 48
+    static let dayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+    /// Reads and checks a schedule from its JSON form; `field` names it in errors.
+    public init(json value: JSONValue, field: String = "grid_fee") throws(SettingsError) {
+        guard case let .object(members) = value else {
+            throw .wrongType(field: field, expected: "an object like {\"default\":0.05,\"periods\":[…]}", found: value.typeName)
+        }
+        for name in members.keys.sorted() where name != "default" && name != "periods" {
+            throw .notAllowed(field: field, reason: "unknown key \"\(Quote.clip(name, limit: 40))\"; use default and periods")
+        }
+        let defaultFee = try Self.fee(members["default"] ?? .number(0), field: "\(field).default")
+        var periods: [Period] = []
+        switch members["periods"] {
+        case nil, .null?: break
+        case let .array(items)?:
+            guard items.count <= Self.maxPeriods else {
+                throw .outOfRange(field: "\(field).periods", value: "\(items.count) periods", allowed: "at most \(Self.maxPeriods)")
+            }
+            for (index, item) in items.enumerated() {
+                periods.append(try Self.period(item, field: "\(field).periods[\(index)]"))
+            }
+        case let other?:
+            throw .wrongType(field: "\(field).periods", expected: "an array", found: other.typeName)
+        }
+        self.init(defaultFee: defaultFee, periods: periods)
+    }
+
+    private static func period(_ value: JSONValue, field: String) throws(SettingsError) -> Period {
+        guard case let .object(members) = value else { throw .wrongType(field: field, expected: "an object", found: value.typeName) }
+        for name in members.keys.sorted() where !["from", "to", "fee", "days", "months"].contains(name) {
+            throw .notAllowed(field: field, reason: "unknown key \"\(Quote.clip(name, limit: 40))\"; use from, to, fee, days and months")
+        }
+        guard let fromValue = members["from"], let toValue = members["to"], let feeValue = members["fee"] else {
+            throw .notAllowed(field: field, reason: "a period needs from, to and fee")
+        }
+        let from = try minutes(fromValue, field: "\(field).from", allowEndOfDay: false)
+        let to = try minutes(toValue, field: "\(field).to", allowEndOfDay: true)
+        guard from != to % 1440 || (from == 0 && to == 1440) else {
+            throw .notAllowed(field: field, reason: "from and to are the same time; use 00:00 to 24:00 for the whole day")
+        }
+        var days: Set<Int>?
+        if let list = members["days"], list != .null {
+            guard case let .array(items) = list, !items.isEmpty else {
+                throw .wrongType(field: "\(field).days", expected: "a non-empty array of mon…sun", found: list.typeName)
+            }
+            var set = Set<Int>()
+            for item in items {
+                guard case let .string(name) = item, let day = dayNames.firstIndex(of: name.lowercased()) else {
+                    throw .invalidChoice(field: "\(field).days", value: item.text, allowed: dayNames)
+                }
+                set.insert(day)
+            }
+            days = set
+        }
+        var months: Set<Int>?
+        if let list = members["months"], list != .null {
+            guard case let .array(items) = list, !items.isEmpty else {
+                throw .wrongType(field: "\(field).months", expected: "a non-empty array of 1…12", found: list.typeName)
+            }
+            var set = Set<Int>()
+            for item in items {
+                guard case let .number(n) = item, n == n.rounded(), (1...12).contains(n) else {
+                    throw .outOfRange(field: "\(field).months", value: item.text, allowed: "whole numbers from 1 to 12")
+                }
+                set.insert(Int(n))
+            }
+            months = set
+        }
+        return Period(from: from, to: to, fee: try fee(feeValue, field: "\(field).fee"), days: days, months: months)
+    }
+
+    private static func fee(_ value: JSONValue, field: String) throws(SettingsError) -> Double {
+        guard case let .number(n) = value else { throw .wrongType(field: field, expected: "a number", found: value.typeName) }
+        guard n.isFinite else { throw .nonFinite(field: field) }
+        let rounded = DecimalFormat.rounded(n)
+        guard feeRange.contains(rounded) else {
+            throw .outOfRange(
+                field: field, value: DecimalFormat.string(rounded),
+                allowed: "between \(DecimalFormat.string(feeRange.lowerBound)) and \(DecimalFormat.string(feeRange.upperBound))")
+        }
+        return rounded
+    }
+
+    /// `HH:MM` as minutes after midnight; `24:00` only where a period ends.
+    private static func minutes(_ value: JSONValue, field: String, allowEndOfDay: Bool) throws(SettingsError) -> Int {
+        let allowed = allowEndOfDay ? "a time from 00:00 to 24:00" : "a time from 00:00 to 23:59"
+        guard case let .string(text) = value else { throw .wrongType(field: field, expected: allowed, found: value.typeName) }
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+            parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
+            let hours = Int(parts[0]), let minutes = Int(parts[1]), minutes < 60,
+            hours < 24 || (allowEndOfDay && hours == 24 && minutes == 0)
+        else { throw .outOfRange(field: field, value: "\"\(Quote.clip(text, limit: 40))\"", allowed: allowed) }
+        return hours * 60 + minutes
+    }
+
+    /// Writes the schedule in the form it is read in.
+    package func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("default", defaultFee)
+        w.key("periods")
+        w.beginArray()
+        for period in periods {
+            w.beginObject()
+            w.field("from", Self.clock(period.from))
+            w.field("to", Self.clock(period.to))
+            w.field("fee", period.fee)
+            if let days = period.days {
+                w.key("days")
+                w.beginArray()
+                for day in days.sorted() { w.string(Self.dayNames[day]) }
+                w.endArray()
+            }
+            if let months = period.months {
+                w.key("months")
+                w.beginArray()
+                for month in months.sorted() { w.integer(month) }
+                w.endArray()
+            }
+            w.endObject()
+        }
+        w.endArray()
+        w.endObject()
+    }
+
+    /// The schedule as compact JSON.
+    public var json: String {
+        var w = JSONWriter()
+        write(to: &w)
+        return w.output
+    }
+
+    private static func clock(_ minutes: Int) -> String {
+        let h = minutes / 60
+        let m = minutes % 60
+        return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
+    }
+}

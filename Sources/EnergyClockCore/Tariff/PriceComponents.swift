@@ -1,0 +1,36 @@
+/// The parts of one slot's consumer price, per kWh in the user's currency; they add up to ``total``.
+public struct PriceComponents: Sendable, Hashable {
+    /// The market price, converted to the user's currency.
+    public var market: Double
+    /// The supplier's markup: `market × markup_percent / 100`.
+    public var markup: Double
+    /// The constant surcharge.
+    public var surcharge: Double
+    /// The time-of-use grid fee, weighted over the slot.
+    public var gridFee: Double
+    /// VAT on the sum of the above; 0 when the sum is negative and `vat_on_negative` is off.
+    public var vat: Double
+
+    /// A price from its parts.
+    public init(market: Double, markup: Double, surcharge: Double, gridFee: Double, vat: Double) {
+        self.market = market
+        self.markup = markup
+        self.surcharge = surcharge
+        self.gridFee = gridFee
+        self.vat = vat
+    }
+
+    /// What the household pays, rounded to the six decimals it is published with.
+    public var total: Double { DecimalFormat.rounded(market + markup + surcharge + gridFee + vat) }
+
+    /// The parts of the price of a kWh bought at `market` (in the user's currency) with `gridFee` due:
+    /// `(market × (1 + markup) + surcharge + grid_fee) × (1 + vat)`.
+    public init(market: Double, gridFee: Double, settings: Settings) {
+        let markup = market * settings.markupPercent / 100
+        let beforeVAT = market + markup + settings.surcharge + gridFee
+        let taxed = beforeVAT >= 0 || settings.vatOnNegative
+        self.init(
+            market: market, markup: markup, surcharge: settings.surcharge, gridFee: gridFee,
+            vat: taxed ? beforeVAT * settings.vatPercent / 100 : 0)
+    }
+}

@@ -1,0 +1,98 @@
+import FoundationEssentials
+import Glibc
+
+/// The UTC offsets of one IANA time zone, read from the system's tz database (TZif files).
+///
+/// Foundation's `TimeZone` needs ICU on Linux, which costs the daemon megabytes of memory for
+/// one question: the offset from UTC at an instant. This reader answers it from
+/// `/usr/share/zoneinfo` (or `$TZDIR`), with the file's POSIX rule for instants after its last
+/// listed transition.
+public struct TimeZoneRules: Sendable, Hashable {
+    /// The IANA name, such as `Europe/Amsterdam`.
+    public let identifier: String
+    /// Instants (seconds since 1970, UTC) at which the offset changes, ascending.
+    let transitions: [Int64]
+    /// The offset in force from each transition on.
+    let offsets: [Int32]
+    /// The offset before the first transition.
+    let initialOffset: Int32
+    /// The rule for instants after the last transition; nil when the file has none.
+    let rule: PosixTimeZone?
+
+    /// The zone named `identifier`, or nil when the name is not a zone in the tz database.
+    ///
+    /// The database is `directory`, else `$TZDIR`, else `/usr/share/zoneinfo`.
+    public init?(identifier: String, directory: String? = nil) {
+        guard Self.isPlausibleName(identifier) else { return nil }
+        let directory =
+            directory ?? ProcessInfo.processInfo.environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+        if let bytes = Self.readFile(directory + "/" + identifier) {
+            guard let parsed = TZif.parse(bytes) else { return nil }
+            self.init(
+                identifier: identifier, transitions: parsed.transitions, offsets: parsed.offsets,
+                initialOffset: parsed.initialOffset, rule: parsed.rule)
+        } else if ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Zulu", "Etc/Zulu"].contains(identifier) {
+            // A machine (or container) without tzdata still knows UTC.
+            self.init(identifier: identifier, transitions: [], offsets: [], initialOffset: 0, rule: nil)
+        } else {
+            return nil
+        }
+    }
+
+    init(identifier: String, transitions: [Int64], offsets: [Int32], initialOffset: Int32, rule: PosixTimeZone?) {
+        self.identifier = identifier
+        self.transitions = transitions
+        self.offsets = offsets
+        self.initialOffset = initialOffset
+        self.rule = rule
+    }
+
+    /// Seconds east of UTC at `seconds` since 1970.
+    public func secondsFromUTC(at seconds: Int64) -> Int {
+        if let last = transitions.last, seconds >= last, let rule {
+            return rule.offset(at: seconds)
+        }
+        if transitions.isEmpty { return rule?.offset(at: seconds) ?? Int(initialOffset) }
+        // The last transition at or before `seconds`.
+        var low = 0
+        var high = transitions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if transitions[middle] <= seconds { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? Int(initialOffset) : Int(offsets[low - 1])
+    }
+
+    /// Seconds east of UTC at `instant`.
+    public func secondsFromUTC(for instant: Date) -> Int {
+        secondsFromUTC(at: Int64((instant.timeIntervalSince1970).rounded(.down)))
+    }
+
+    /// Names like `Europe/Amsterdam` or `Etc/GMT+1`: no empty parts, no `..`, no absolute paths.
+    private static func isPlausibleName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 255, !name.hasPrefix("/") else { return false }
+        let allowed = name.utf8.allSatisfy { c in
+            (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == 0x2F || c == 0x5F
+                || c == 0x2D || c == 0x2B
+        }
+        return allowed && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." }
+    }
+
+    /// A whole small file, or nil when it cannot be read or is not a regular file.
+    private static func readFile(_ path: String) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 1 << 20 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            filled += count
+        }
+        return bytes
+    }
+}
