@@ -1,4 +1,4 @@
-import CXML2
+internal import CXML2
 import FoundationEssentials
 
 /// A streaming XML reader over libxml2's `xmlTextReader`: no network, no DTD, no entity expansion,
