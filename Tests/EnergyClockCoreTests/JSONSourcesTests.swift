@@ -154,7 +154,7 @@ import Testing
 
     @Test func sourcesMustServeTheZoneAndBeConfigured() {
         #expect(check { _ in } == nil)
-        #expect(check { $0.zone = "BE" } == "source cannot be changed here: energyzero serves zone NL only, not BE")
+        #expect(check { $0.zone = "BE" } == "source refused: energyzero serves zone NL only, not BE")
         #expect(
             check {
                 $0.source = "energycharts"
@@ -164,7 +164,7 @@ import Testing
         #expect(check { $0.source = "custom" }?.contains("needs custom_url") == true)
         #expect(
             check { $0.fallbackSources = ["awattar"] }
-                == "fallback_sources cannot be changed here: awattar serves zone AT, DE-LU only, not NL")
+                == "fallback_sources refused: awattar serves zone AT, DE-LU only, not NL")
         #expect(
             check {
                 $0.source = "awattar"

@@ -60,7 +60,7 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(Quote.clip(field)) must be one of \(allowed.joined(separator: ", ")), got \"\(Quote.clip(value))\""
         case let .thresholdsNotIncreasing(g, y, o):
             "thresholds must increase strictly: green_max \(DecimalFormat.string(g)) < yellow_max \(DecimalFormat.string(y)) < orange_max \(DecimalFormat.string(o)) does not hold"
-        case let .notAllowed(field, reason): "\(Quote.clip(field)) cannot be changed here: \(reason)"
+        case let .notAllowed(field, reason): "\(Quote.clip(field)) refused: \(reason)"
         case let .persistFailed(reason): "settings could not be saved, nothing changed: \(reason)"
         }
     }
