@@ -27,6 +27,11 @@ let package = Package(
             providers: [.apt(["libxml2-dev"])]
         ),
         .systemLibrary(
+            name: "CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
@@ -41,19 +46,28 @@ let package = Package(
         // The domain: prices, bands, settings, sources, store, manager. Knows nothing of MQTT.
         .target(name: "EnergyClockCore", dependencies: ["CSQLite", "CCurl", "CXML2", "Platform"]),
 
+        // The 24-hour clock as a picture: terminal text, and SVG and PNG through cairo.
+        .target(name: "EnergyClockRender", dependencies: ["EnergyClockCore", "CCairo"]),
+
         // Topic tree, payloads and the service that ties the manager to the broker.
-        .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "MQTTClient"]),
+        .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "EnergyClockRender", "MQTTClient"]),
 
         // The command line.
-        .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher"]),
+        .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockRender"]),
 
         // What the tests share: the test clock, recorded answers, a memory source, a recording output.
         .target(name: "EnergyClockTesting", dependencies: ["EnergyClockCore"], resources: [.copy("Fixtures")]),
 
         .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "EnergyClockTesting", "CSQLite"]),
         .testTarget(
+            name: "EnergyClockRenderTests", dependencies: ["EnergyClockRender", "EnergyClockPublisher", "EnergyClockTesting", "CCairo"],
+            exclude: ["Golden"]),
+        .testTarget(
             name: "IntegrationTests",
-            dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockTesting", "MQTTClient", "CSQLite", "energyclock"]
+            dependencies: [
+                "EnergyClockCore", "EnergyClockPublisher", "EnergyClockRender", "EnergyClockTesting", "MQTTClient", "CSQLite",
+                "energyclock",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 # Shared set-up for scripts/run.sh and scripts/test.sh: Debian packages and the Swift toolchain.
 # Sourced, not run.
 
-ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev libcurl4-openssl-dev libxml2-dev mosquitto mosquitto-clients ca-certificates)
+ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev libcurl4-openssl-dev libxml2-dev libcairo2-dev fonts-dejavu-core mosquitto mosquitto-clients ca-certificates)
 # Only the tests need a real InfluxDB 1.x, openssl (test certificates) and setpriv (util-linux).
 ENERGYCLOCK_TEST_PACKAGES=(influxdb openssl util-linux)
 

@@ -18,12 +18,15 @@ package struct HADiscovery: Sendable {
     package var mode: Mode
     /// Source ids offered by the `source` select.
     package var sources: [String]
+    /// Whether the clock picture is published, and so announced as an image entity.
+    package var clockImage: Bool
 
     /// Discovery under `prefix`.
-    package init(prefix: String = "homeassistant", mode: Mode = .on, sources: [String]) {
+    package init(prefix: String = "homeassistant", mode: Mode = .on, sources: [String], clockImage: Bool = true) {
         self.prefix = prefix
         self.mode = mode
         self.sources = sources
+        self.clockImage = clockImage
     }
 
     /// Where Home Assistant announces that it (re)started.
@@ -144,6 +147,16 @@ package struct HADiscovery: Sendable {
         sensor(
             "grid_fee", "Grid fee now", topics.current, "{{ value_json.components.grid_fee if value else \(none) }}",
             euro + [("icon", .text("mdi:transmission-tower"))])
+        if clockImage {
+            entities.append(
+                (
+                    "image", "clock",
+                    [
+                        ("name", .text("Price clock")), ("image_topic", .text(topics.clockPNG)), ("content_type", .text("image/png")),
+                        ("icon", .text("mdi:clock-outline")),
+                    ]
+                ))
+        }
         entities.append(
             (
                 "button", "refresh",

@@ -10,19 +10,36 @@ package enum LEDTarget: Sendable, Equatable, CustomStringConvertible {
     case tasmota(String)
     /// Any device: `{"r","g","b","hex","band"}` to `<topic>`.
     case json(String)
+    /// A WLED ring showing the whole day, one LED per share of it: see ``WLEDRing``.
+    case wledRing(WLEDRing)
 
-    /// Parses `TYPE:TOPIC`, e.g. `wled:wled/kitchen` or `z2m:Desk lamp`.
-    package init?(_ text: String) {
-        guard let colon = text.firstIndex(of: ":") else { return nil }
+    /// Why a light could not be read from the command line.
+    package struct ParseError: Error, CustomStringConvertible {
+        /// What is wrong, in words a user can act on.
+        package let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Parses `TYPE:TOPIC`, e.g. `wled:wled/kitchen`, `z2m:Desk lamp` or `wled-ring:wled/ring,leds=60`.
+    package static func parse(_ text: String) throws(ParseError) -> LEDTarget {
+        guard let colon = text.firstIndex(of: ":") else { throw ParseError("expected TYPE:TOPIC") }
         let name = String(text[text.index(after: colon)...])
-        guard !name.isEmpty, !name.contains("+"), !name.contains("#") else { return nil }
-        switch text[..<colon].lowercased() {
-        case "wled": self = .wled(name)
-        case "z2m", "zigbee2mqtt": self = .z2m(name)
-        case "tasmota": self = .tasmota(name)
-        case "json": self = .json(name)
-        default: return nil
+        let kind = text[..<colon].lowercased()
+        if kind == "wled-ring" { return .wledRing(try WLEDRing(name)) }
+        guard !name.isEmpty, !name.contains("+"), !name.contains("#") else { throw ParseError("the topic is empty or holds + or #") }
+        switch kind {
+        case "wled": return .wled(name)
+        case "z2m", "zigbee2mqtt": return .z2m(name)
+        case "tasmota": return .tasmota(name)
+        case "json": return .json(name)
+        default: throw ParseError("unknown type \"\(kind)\"; use wled, wled-ring, z2m, tasmota or json")
         }
+    }
+
+    /// Parses `TYPE:TOPIC`, or nil when it is not one.
+    package init?(_ text: String) {
+        guard let target = try? Self.parse(text) else { return nil }
+        self = target
     }
 
     /// `TYPE:TOPIC`.
@@ -32,6 +49,7 @@ package enum LEDTarget: Sendable, Equatable, CustomStringConvertible {
         case let .z2m(t): "z2m:\(t)"
         case let .tasmota(t): "tasmota:\(t)"
         case let .json(t): "json:\(t)"
+        case let .wledRing(ring): ring.description
         }
     }
 
@@ -65,6 +83,9 @@ package enum LEDTarget: Sendable, Equatable, CustomStringConvertible {
             if let brightness { w.field("brightness", brightness) }
             w.endObject()
             return [(topic, w.output)]
+        case .wledRing:
+            // A ring shows the day, not one band: LEDDriver sends it ``WLEDRing/payload(for:)``.
+            return []
         }
     }
 }

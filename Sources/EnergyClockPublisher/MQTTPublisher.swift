@@ -20,6 +20,7 @@ package actor MQTTPublisher: ManagerOutput {
     let discovery: DiscoveryAnnouncer
     /// The price unit of the discovery configs last announced; they follow the currency setting.
     var announcedUnit: String?
+    var clock: ClockOutput
     /// A republish for Home Assistant's `online` is waiting out its delay; more `online`s join it.
     var homeAssistantPending = false
     /// The topic of each recent publish by message id, to name a publish the broker refuses.
@@ -39,6 +40,7 @@ package actor MQTTPublisher: ManagerOutput {
         lights = LEDDriver(leds: options.leds, z2mBaseTopic: options.z2mBaseTopic)
         answers = SettingsAnswers(topics: topics)
         discovery = DiscoveryAnnouncer(discovery: options.discovery, topics: topics)
+        clock = ClockOutput(topics: topics, enabled: options.clockImage)
     }
 
     /// Shows `snapshot` on the retained topics, the lights and the line-protocol topic.
@@ -68,7 +70,33 @@ package actor MQTTPublisher: ManagerOutput {
             for command in commands { guard send(command) else { return } }
             lights.shown(snapshot)
         }
-        sendChanges(in: .day, of: snapshot)
+        guard sendChanges(in: .day, of: snapshot) else { return }
+        showClock(snapshot)
+    }
+
+    /// Renders and sends the clock pictures when what they show changed, at most once a second;
+    /// a change within the second is drawn when it is over, from the newest snapshot.
+    private func showClock(_ snapshot: Snapshot) {
+        switch clock.decide(for: snapshot, at: .now) {
+        case .nothing:
+            break
+        case let .render(face):
+            do {
+                for message in try clock.render(face, of: snapshot, at: .now) { guard send(message) else { return } }
+            } catch {
+                logger.error("could not draw the clock: \(error)")
+            }
+        case let .wait(until: deadline):
+            Task {
+                try? await Task.sleep(until: deadline)
+                clockWaitIsOver()
+            }
+        }
+    }
+
+    private func clockWaitIsOver() {
+        clock.waited()
+        if connected, let latest { showClock(latest) }
     }
 
     /// Sends the changed topics of one part of the tree; false when the connection failed.
@@ -105,7 +133,7 @@ package actor MQTTPublisher: ManagerOutput {
         }
         send(OutgoingMessage(topics.status, "online", retain: true))
         republishEverything()
-        let owned = retained.owned(for: snapshot).union(discovery.owned)
+        let owned = retained.owned(for: snapshot).union(discovery.owned).union(clock.owned)
         for topic in previouslyRetained.subtracting(owned).sorted() {
             logger.info("clearing \(topic), which this configuration no longer publishes")
             send(OutgoingMessage(topic, "", retain: true))
@@ -129,6 +157,7 @@ package actor MQTTPublisher: ManagerOutput {
 
     private func republishEverything() {
         announcedUnit = nil
+        clock.forget()
         retained.forget()
         lights.forget()
         if let latest, connected { show(latest) }
@@ -164,10 +193,10 @@ package actor MQTTPublisher: ManagerOutput {
     @discardableResult
     private func send(_ message: OutgoingMessage) -> Bool {
         do {
-            let messageID = try client.publish(message.topic, message.payload, retain: message.retain, correlation: message.correlation)
+            let messageID = try client.publish(message.topic, message.body, retain: message.retain, correlation: message.correlation)
             if topicsByMessageID.count >= 4096 { topicsByMessageID.removeAll(keepingCapacity: true) }
             topicsByMessageID[messageID] = message.topic
-            logger.debug("published \(message.topic) (\(message.payload.utf8.count) bytes)")
+            logger.debug("published \(message.topic) (\(message.body.count) bytes)")
             return true
         } catch {
             if error.isNotConnected {

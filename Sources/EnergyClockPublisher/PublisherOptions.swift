@@ -10,12 +10,15 @@ package struct PublisherOptions: Sendable {
     package var z2mBaseTopic: String
     /// Where line protocol is also written over HTTP, or nil.
     package var influx: InfluxWriter?
+    /// Whether the clock is published as PNG and SVG on `clock/png` and `clock/svg`.
+    package var clockImage: Bool
 
     /// Options with the defaults: windows of 1 to 4 hours, no discovery, no LEDs, no InfluxDB.
     package init(
         cheapestHours: [Int] = [1, 2, 3, 4], discovery: HADiscovery? = nil, leds: [LEDTarget] = [],
-        z2mBaseTopic: String = "zigbee2mqtt", influx: InfluxWriter? = nil
+        z2mBaseTopic: String = "zigbee2mqtt", influx: InfluxWriter? = nil, clockImage: Bool = true
     ) {
+        self.clockImage = clockImage
         self.cheapestHours = cheapestHours
         self.discovery = discovery
         self.leds = leds

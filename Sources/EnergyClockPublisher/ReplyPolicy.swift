@@ -15,6 +15,7 @@ package struct ReplyPolicy: Sendable, Equatable {
             case let .wled(topic), let .json(topic): reserved.append(topic)
             case .z2m: reserved.append(options.z2mBaseTopic)
             case let .tasmota(topic): reserved.append("cmnd/\(topic)")
+            case let .wledRing(ring): reserved.append(ring.topic)
             }
         }
         self.reserved = reserved

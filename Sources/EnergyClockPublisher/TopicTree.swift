@@ -49,6 +49,10 @@ package struct TopicTree: Sendable, Equatable {
     package var statsTomorrow: String { topic("stats/tomorrow") }
     /// The cheapest window of `hours` hours, JSON.
     package func cheapest(hours: Int) -> String { topic("cheapest/\(hours)h") }
+    /// The clock as a PNG image.
+    package var clockPNG: String { topic("clock/png") }
+    /// The clock as an SVG document.
+    package var clockSVG: String { topic("clock/svg") }
     /// InfluxDB line protocol (not retained).
     package var influx: String { topic("influx") }
     /// Takes any payload: fetch prices now.

@@ -62,14 +62,28 @@ extension Configuration {
             OptionSpec(name: "ha-discovery-prefix", value: "PREFIX", help: "Home Assistant's discovery prefix (default: homeassistant)"),
             OptionSpec(
                 name: "led", value: "TYPE:TOPIC",
-                help: "drive a light: wled:<topic>, z2m:<name>, tasmota:<topic> or json:<topic>; repeatable", repeatable: true),
+                help:
+                    "drive a light: wled:<topic>, wled-ring:<topic>[,leds=N,mode=day|ahead,offset=N,reverse], z2m:<name>, tasmota:<topic> or json:<topic>; repeatable",
+                repeatable: true),
             OptionSpec(name: "z2m-base-topic", value: "TOPIC", help: "Zigbee2MQTT's base topic (default: zigbee2mqtt)"),
+            OptionSpec(name: "clock-image", value: nil, help: "publish the clock as PNG and SVG on clock/png and clock/svg (default: on)"),
             OptionSpec(name: "cheapest-hours", value: "N,N,…", help: "window lengths for cheapest/<N>h, 1-24 (default: 1,2,3,4)"),
             OptionSpec(name: "influx-url", value: "URL", help: "also write line protocol here, e.g. http://localhost:8086/write?db=energy"),
             OptionSpec(name: "influx-token-file", value: "FILE", help: "InfluxDB 2.x/3.x token file (or set ENERGYCLOCK_INFLUX_TOKEN)"),
             OptionSpec(
                 name: "influx-username", value: "USER", help: "InfluxDB 1.x user; the password comes from ENERGYCLOCK_INFLUX_PASSWORD"),
         ] + commonSpecs
+
+    /// Options of `energyclock clock`.
+    static let clockSpecs: [OptionSpec] =
+        [OptionSpec(name: "tomorrow", value: nil, help: "draw tomorrow instead of today")] + commonSpecs
+
+    /// Options of `energyclock render`.
+    static let renderSpecs: [OptionSpec] =
+        [
+            OptionSpec(name: "svg", value: "FILE", help: "write the clock as SVG to FILE (- for standard output)"),
+            OptionSpec(name: "png", value: "FILE", help: "write the clock as PNG to FILE (- for standard output)"),
+        ] + clockSpecs
 
     /// Options of `energyclock prices`.
     static let pricesSpecs: [OptionSpec] =

@@ -32,6 +32,13 @@ struct Configuration {
     var policy: RefreshSchedule.Policy
     var logLevel: LogLevel
     var json: Bool
+    /// `run`: publish the clock as PNG and SVG.
+    var clockImage: Bool
+    /// `clock` and `render`: draw tomorrow instead of today.
+    var tomorrow: Bool
+    /// `render`: where the SVG and the PNG go, `-` for standard output.
+    var svgPath: String?
+    var pngPath: String?
 
     /// Reads and checks every option.
     init(_ options: ParsedOptions, environment: [String: String]) throws(UsageError) {
@@ -66,10 +73,11 @@ struct Configuration {
             throw UsageError("\(options.origin("ha-discovery-prefix")) must be a topic without + or #")
         }
         leds = try options.all("led").map { text throws(UsageError) in
-            guard let led = LEDTarget(text) else {
-                throw UsageError("\(options.origin("led")): \"\(text)\" is not TYPE:TOPIC with TYPE wled, z2m, tasmota or json")
+            do {
+                return try LEDTarget.parse(text)
+            } catch {
+                throw UsageError("\(options.origin("led")): \"\(text)\": \(error)")
             }
-            return led
         }
         z2mBaseTopic = options["z2m-base-topic"] ?? "zigbee2mqtt"
         let hours = (options["cheapest-hours"] ?? "1,2,3,4").split(separator: ",").map { $0.trimmed }
@@ -109,6 +117,11 @@ struct Configuration {
         policy.tomorrowHour = try options.integer("tomorrow-hour", in: 0...23, default: 13)
         policy.pollInterval = Double(try options.integer("poll-interval", in: 30...3600, default: 300))
         json = try options.flag("json")
+        tomorrow = try options.flag("tomorrow")
+        clockImage = options["clock-image"] == nil ? true : try options.flag("clock-image")
+        svgPath = options["svg"]
+        pngPath = options["png"]
+        if svgPath == "-" && pngPath == "-" { throw UsageError("--svg and --png cannot both go to standard output") }
 
         let prefix = options["topic-prefix"] ?? "energyclock"
         guard TopicTree.isValidPrefix(prefix) else {
@@ -236,9 +249,9 @@ struct Configuration {
             stateDirectory: directory, clock: SystemClock(),
             publisher: PublisherOptions(
                 cheapestHours: cheapestHours,
-                discovery: HADiscovery(prefix: discoveryPrefix, mode: discoveryMode, sources: catalog.ids),
+                discovery: HADiscovery(prefix: discoveryPrefix, mode: discoveryMode, sources: catalog.ids, clockImage: clockImage),
                 leds: leds, z2mBaseTopic: z2mBaseTopic,
-                influx: influx.map { InfluxWriter(target: $0, logger: logger("influx")) }
+                influx: influx.map { InfluxWriter(target: $0, logger: logger("influx")) }, clockImage: clockImage
             )
         )
         parts.allowRemoteURL = allowRemoteURL

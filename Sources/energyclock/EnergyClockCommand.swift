@@ -22,8 +22,14 @@ enum EnergyClockCommand {
             case "prices":
                 guard let config = try configuration(arguments, specs: Configuration.pricesSpecs, environment: environment) else { return }
                 exit(await PricesCommand.run(config))
+            case "clock":
+                guard let config = try configuration(arguments, specs: Configuration.clockSpecs, environment: environment) else { return }
+                exit(await ClockCommand.terminal(config, environment: environment))
+            case "render":
+                guard let config = try configuration(arguments, specs: Configuration.renderSpecs, environment: environment) else { return }
+                exit(await ClockCommand.render(config))
             case let other?:
-                throw UsageError("unknown command \"\(other)\"; use run, prices, --help or --version")
+                throw UsageError("unknown command \"\(other)\"; use run, prices, clock, render, --help or --version")
             }
         } catch {
             StandardError.write("energyclock: \(error)\n")

@@ -9,6 +9,8 @@ enum Help {
             "Usage:",
             "  energyclock run [options]       run the daemon",
             "  energyclock prices [options]    print today's and tomorrow's prices with their band",
+            "  energyclock clock [options]     draw today's 24-hour price clock (--tomorrow for tomorrow)",
+            "  energyclock render [options]    write the clock as --svg FILE and/or --png FILE (- for stdout)",
             "  energyclock --help | --version",
             "",
             "Every option can also be set as ENERGYCLOCK_<NAME>, e.g. --mqtt-host as ENERGYCLOCK_MQTT_HOST.",
@@ -19,6 +21,8 @@ enum Help {
         lines += Configuration.runSpecs.map(describe)
         lines += ["", "Options of prices (also the shared ones above):"]
         lines += Configuration.pricesSpecs.filter { spec in !Configuration.runSpecs.contains { $0.name == spec.name } }.map(describe)
+        lines += ["", "Options of clock and render (also the shared ones above):"]
+        lines += Configuration.renderSpecs.filter { spec in !Configuration.runSpecs.contains { $0.name == spec.name } }.map(describe)
         return lines.joined(separator: "\n")
     }
 

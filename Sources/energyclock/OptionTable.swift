@@ -66,7 +66,17 @@ struct ParsedOptions {
                 values[spec.name] = value
                 origins[spec.name] = spec.environmentName
                 if spec.repeatable {
-                    lists[spec.name] = value.split(separator: ",").map { $0.trimmed }.filter { !$0.isEmpty }
+                    // A piece without a colon (`leds=60`, `reverse`) belongs to the entry before it,
+                    // so `wled-ring:wled/ring,leds=60,json:home/light` is two lights.
+                    var entries: [String] = []
+                    for piece in value.split(separator: ",").map({ $0.trimmed }) where !piece.isEmpty {
+                        if !piece.contains(":"), !entries.isEmpty {
+                            entries[entries.count - 1] += "," + piece
+                        } else {
+                            entries.append(piece)
+                        }
+                    }
+                    lists[spec.name] = entries
                 }
             }
         }

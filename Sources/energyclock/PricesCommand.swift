@@ -7,7 +7,23 @@ import Glibc
 enum PricesCommand {
     /// Prints the prices; returns the exit status.
     static func run(_ config: Configuration) async -> Int32 {
-        let logger = config.logger("prices")
+        let snapshot: Snapshot
+        switch await load(config, label: "prices") {
+        case let .success(loaded): snapshot = loaded
+        case let .failure(status): return status.code
+        }
+        print(config.json ? json(snapshot) : table(snapshot, colored: isatty(STDOUT_FILENO) == 1, dated: config.date != nil))
+        return snapshot.today.isEmpty && snapshot.stale ? 1 : 0
+    }
+
+    /// An exit status as an error, for a command that could not load its prices.
+    struct Status: Error {
+        let code: Int32
+    }
+
+    /// The snapshot a one-shot command shows: from the cache, fetched when it lacks something.
+    static func load(_ config: Configuration, label: String) async -> Result<Snapshot, Status> {
+        let logger = config.logger(label)
         let snapshot: Snapshot
         do {
             let catalog = config.catalog
@@ -25,13 +41,12 @@ enum PricesCommand {
             await manager.close()
         } catch  where error is UsageError || error is SettingsError {
             StandardError.write("energyclock: \(error)\n")
-            return 2
+            return .failure(Status(code: 2))
         } catch {
             logger.error("\(error)")
-            return ExitStatus.forStart(error)
+            return .failure(Status(code: ExitStatus.forStart(error)))
         }
-        print(config.json ? json(snapshot) : table(snapshot, colored: isatty(STDOUT_FILENO) == 1, dated: config.date != nil))
-        return snapshot.today.isEmpty && snapshot.stale ? 1 : 0
+        return .success(snapshot)
     }
 
     static func json(_ snapshot: Snapshot) -> String {

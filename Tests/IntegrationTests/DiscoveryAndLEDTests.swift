@@ -29,7 +29,7 @@ struct DiscoveryAndLEDTests {
             "number/energyclock/yellow_max", "number/energyclock/orange_max", "number/energyclock/history_days",
             "number/energyclock/vat_percent", "number/energyclock/surcharge", "button/energyclock/refresh",
             "number/energyclock/markup_percent", "select/energyclock/currency", "switch/energyclock/vat_on_negative",
-            "sensor/energyclock/grid_fee",
+            "sensor/energyclock/grid_fee", "image/energyclock/clock",
         ]
         .map { "homeassistant/\($0)/config" }
         #expect(Set(all.map(\.topic)) == Set(expected))
@@ -46,7 +46,11 @@ struct DiscoveryAndLEDTests {
             for key in ["name", "unique_id", "availability_topic", "device"] {
                 #expect(config[key] != nil, "\(message.topic) lacks \(key)")
             }
-            #expect(config["state_topic"] != nil || config["command_topic"] != nil)
+            #expect(config["state_topic"] != nil || config["command_topic"] != nil || config["image_topic"] != nil)
+            if parts[1] == "image" {
+                #expect(config["image_topic"] as? String == "energyclock/clock/png")
+                #expect(config["content_type"] as? String == "image/png")
+            }
             #expect(uniqueIDs.insert(config["unique_id"] as! String).inserted)
             let device = try #require(config["device"] as? [String: Any])
             #expect((device["identifiers"] as? [String]) == ["energyclock_energyclock"])

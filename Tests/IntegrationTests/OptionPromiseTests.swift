@@ -34,10 +34,14 @@ struct OptionPromiseTests {
             [
                 "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", try stateWithCurrentPrices().path,
                 "--energyzero-url", "http://127.0.0.1:9", "--ha-discovery", "false", "--cheapest-hours", "2,5", "--allow-remote-url",
-            ], environment: daemonEnvironment(["ENERGYCLOCK_LED": "json:a/led, json:b/led"]))
+            ], environment: daemonEnvironment(["ENERGYCLOCK_LED": "json:a/led, wled-ring:c/ring,leds=12,reverse, json:b/led"]))
         for topic in ["a/led", "b/led"] {
             #expect(object(await live.wait(for: topic))?["band"] as? String == "green", "\(topic): \(daemon.log)")
         }
+        // The ring's options stay with it in the comma-separated variable: 12 LEDs, all known.
+        let ring = try #require(object(await live.wait(for: "c/ring/api")), "\(daemon.log)")
+        let leds = try #require((ring["seg"] as? [String: Any])?["i"] as? [Any])
+        #expect(leds.compactMap { $0 as? Int }.max().map { $0 <= 12 } == true, "\(leds)")
         #expect(await live.wait(for: "energyclock/cheapest/5h") { object($0)?["hours"] as? Int == 5 } != nil)
         #expect(live.last("energyclock/cheapest/2h") != nil)
         #expect(live.last("energyclock/cheapest/1h") == nil)

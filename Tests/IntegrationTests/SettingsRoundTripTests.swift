@@ -110,6 +110,10 @@ struct SettingsRoundTripTests {
         let broker = try await TestBroker.start()
         let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon))
         let reply = "clients/\(UUID().uuidString)/reply"
+        // `online` follows the daemon's subscriptions, so a request after it is heard.
+        let status = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
+        _ = await status.wait(for: "energyclock/status") { $0 == "online" }
+        await status.stop()
         let requester = try await TopicRecorder(port: broker.port, filter: reply)
         try requester.client.publish(
             "energyclock/settings/set", #"{"history_days":14}"#, responseTopic: reply, correlation: Array("req-42".utf8))

@@ -1,0 +1,86 @@
+import EnergyClockCore
+import FoundationEssentials
+
+/// One local day as a 24-hour clock: a sector per elapsed hour, each coloured by its slots' bands.
+///
+/// A daylight-saving day has 23 or 25 sectors; on the long day the repeated hour appears twice,
+/// with the same label. Every renderer (terminal, SVG, PNG) draws from this value.
+public struct ClockFace: Sendable, Equatable {
+    /// One hour of the day.
+    public struct Sector: Sendable, Equatable {
+        /// The local hour it starts at, `00`…`23`.
+        public var label: String
+        /// Its start and end in absolute time.
+        public var start: Date
+        public var end: Date
+        /// The bands of its parts in time order: one for an hourly price, four for quarter-hours;
+        /// nil where no price is known.
+        public var parts: [Band?]
+        /// Now falls in this hour.
+        public var isCurrent: Bool
+    }
+
+    /// The day shown.
+    public var day: LocalDay
+    /// Its hours in order.
+    public var sectors: [Sector]
+    /// How far through the day now is (0…1), when the day shown is today.
+    public var hand: Double?
+    /// The current consumer price and its band, when the day shown is today and a price is known.
+    public var price: Double?
+    public var band: Band?
+    /// The unit of prices, e.g. `EUR/kWh`.
+    public var unit: String
+    /// The thresholds in force, for the legend.
+    public var thresholds: Thresholds?
+    /// The colour of each band.
+    public var palette: [Band: RGBColor]
+    /// Who served the prices, and whether they are stale.
+    public var source: String
+    public var stale: Bool
+
+    /// The clock of today, or of tomorrow with `tomorrow`, from `snapshot`.
+    public init(_ snapshot: Snapshot, tomorrow: Bool = false) {
+        let calendar = snapshot.calendar
+        let today = calendar.day(containing: snapshot.now)
+        day = tomorrow ? today.adding(days: 1) : today
+        let span = calendar.interval(of: day)
+        let slots = tomorrow ? snapshot.tomorrow : snapshot.today
+        let hours = Int((span.duration / 3600).rounded())
+        sectors = (0..<hours).map { index in
+            let start = span.start.addingTimeInterval(Double(index) * 3600)
+            let end = min(start.addingTimeInterval(3600), span.end)
+            let inside = slots.filter { $0.slot.start >= start && $0.slot.start < end }
+            // Parts as long as the shortest slot in the hour, at most four.
+            let shortest = inside.map(\.slot.duration).min() ?? 3600
+            let count = max(1, min(4, Int((3600 / shortest).rounded())))
+            var parts = [Band?](repeating: nil, count: count)
+            for slot in inside {
+                let first = Int((slot.slot.start.timeIntervalSince(start) / 3600 * Double(count)).rounded(.down))
+                let last = Int((slot.slot.end.timeIntervalSince(start) / 3600 * Double(count)).rounded(.up))
+                for part in max(0, first)..<min(count, max(first + 1, last)) { parts[part] = slot.band }
+            }
+            let local = ISO8601.local(start, in: calendar)
+            return Sector(
+                label: String(local.dropFirst(11).prefix(2)), start: start, end: end, parts: parts,
+                isCurrent: !tomorrow && snapshot.now >= start && snapshot.now < end)
+        }
+        hand = tomorrow ? nil : snapshot.now.timeIntervalSince(span.start) / span.duration
+        price = tomorrow ? nil : snapshot.current?.price
+        band = tomorrow ? nil : snapshot.current?.band
+        unit = snapshot.settings.unit
+        thresholds = snapshot.thresholds
+        palette = Dictionary(uniqueKeysWithValues: Band.allCases.map { ($0, snapshot.settings.color(of: $0)) })
+        source = snapshot.source
+        stale = snapshot.stale
+    }
+
+    /// The legend: `≤ 0.1` for green, yellow and orange, `> 0.3` for red.
+    public var legend: [(band: Band, text: String)] {
+        guard let t = thresholds else { return [] }
+        return [
+            (.green, "≤ " + DecimalFormat.string(t.greenMax)), (.yellow, "≤ " + DecimalFormat.string(t.yellowMax)),
+            (.orange, "≤ " + DecimalFormat.string(t.orangeMax)), (.red, "> " + DecimalFormat.string(t.orangeMax)),
+        ]
+    }
+}

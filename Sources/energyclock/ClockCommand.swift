@@ -1,0 +1,59 @@
+import EnergyClockCore
+import EnergyClockRender
+import FoundationEssentials
+import Glibc
+
+/// `energyclock clock` and `energyclock render`: the 24-hour clock in the terminal, or as SVG and PNG.
+enum ClockCommand {
+    /// Draws the clock in the terminal; returns the exit status.
+    static func terminal(_ config: Configuration, environment: [String: String]) async -> Int32 {
+        let snapshot: Snapshot
+        switch await PricesCommand.load(config, label: "clock") {
+        case let .success(loaded): snapshot = loaded
+        case let .failure(status): return status.code
+        }
+        let colors = TerminalClock.Colors.detect(environment: environment, isTerminal: isatty(STDOUT_FILENO) == 1)
+        print(TerminalClock(ClockFace(snapshot, tomorrow: config.tomorrow), colors: colors).render())
+        return snapshot.today.isEmpty && snapshot.stale ? 1 : 0
+    }
+
+    /// Writes the SVG and the PNG asked for; returns the exit status.
+    static func render(_ config: Configuration) async -> Int32 {
+        guard config.svgPath != nil || config.pngPath != nil else {
+            StandardError.write("energyclock: render needs --svg FILE or --png FILE (- for standard output)\n")
+            return 2
+        }
+        let snapshot: Snapshot
+        switch await PricesCommand.load(config, label: "render") {
+        case let .success(loaded): snapshot = loaded
+        case let .failure(status): return status.code
+        }
+        let face = ClockFace(snapshot, tomorrow: config.tomorrow)
+        do {
+            if let path = config.svgPath { try write(try CairoClock.svg(face), to: path) }
+            if let path = config.pngPath { try write(try CairoClock.png(face), to: path) }
+        } catch {
+            StandardError.write("energyclock: \(error)\n")
+            return 1
+        }
+        return 0
+    }
+
+    /// Cannot write a picture: the path and the system's reason.
+    struct WriteError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static func write(_ bytes: [UInt8], to path: String) throws {
+        let fd = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+        defer { if path != "-" { close(fd) } }
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if written < 0, errno == EINTR { continue }
+            guard written > 0 else { throw WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
+            rest = rest.dropFirst(written)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import EnergyClockCore
+import EnergyClockPublisher
+import EnergyClockTesting
+import Foundation
+import MQTTClient
+import Testing
+
+/// The clock pictures and the LED ring, through a real broker.
+@Suite(.timeLimit(.minutes(1)))
+struct ClockTopicTests {
+    @Test func theDaemonPublishesTheClockAndTheRingAndAnnouncesTheImage() async throws {
+        let broker = try await TestBroker.start()
+        let ring = try LEDTarget.parse("wled-ring:wled/ring,leds=24")
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
+            options: PublisherOptions(discovery: HADiscovery(sources: ["energyzero"]), leds: [ring]))
+        let live = try await TopicRecorder(port: broker.port, filter: "#")
+        _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
+
+        // The PNG is retained and binary; the SVG is a document of its own.
+        let deadline = Date().addingTimeInterval(20)
+        while live.messages.first(where: { $0.topic == "energyclock/clock/png" }) == nil, Date() < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let png = try #require(live.messages.last { $0.topic == "energyclock/clock/png" })
+        #expect(Array(png.payload.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let svg = try #require(await live.wait(for: "energyclock/clock/svg"))
+        #expect(svg.hasPrefix("<?xml") && svg.contains("<svg"))
+        let image = try #require(object(live.last("homeassistant/image/energyclock/clock/config")))
+        #expect(image["image_topic"] as? String == "energyclock/clock/png")
+        #expect(image["content_type"] as? String == "image/png")
+
+        // The ring: one command on <topic>/api, the current hour at full colour.
+        let command = try #require(object(await live.wait(for: "wled/ring/api")))
+        #expect(command["on"] as? Bool == true)
+        let leds = try #require((command["seg"] as? [String: Any])?["i"] as? [Any])
+        #expect(leds.contains { ($0 as? String) != nil })
+        #expect(live.messages.filter { $0.topic == "wled/ring/api" }.allSatisfy { !$0.retain })
+
+        // A late subscriber gets the retained picture at once.
+        let late = try await TopicRecorder(port: broker.port, filter: "energyclock/clock/png")
+        let retained = try #require(late.messages.first)
+        #expect(retained.retain && retained.payload == png.payload)
+        await late.stop()
+        await live.stop()
+        await harness.stop()
+    }
+
+    @Test func aBandChangeRedrawsButNeverTwiceInASecond() async throws {
+        let broker = try await TestBroker.start()
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")))
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        _ = await live.wait(for: "energyclock/clock/svg")
+        // Five threshold changes at once: each changes the picture, and they are drawn at most once a second.
+        let started = Date()
+        for green in [0.11, 0.12, 0.13, 0.14, 0.15] {
+            try live.client.publish("energyclock/settings/green_max/set", "\(green)")
+        }
+        _ = await live.wait(count: 5, on: "energyclock/settings/result")
+        try await Task.sleep(for: .milliseconds(2500))
+        let drawings = live.all("energyclock/clock/svg")
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(drawings.count >= 2, "the change is drawn")
+        #expect(Double(drawings.count - 1) <= elapsed + 1, "\(drawings.count) drawings in \(elapsed) s")
+        #expect(drawings.last?.contains("0.15") == true, "the newest thresholds are drawn last")
+        await live.stop()
+        await harness.stop()
+    }
+}
