@@ -49,7 +49,8 @@ extension EnergyClockService {
     package convenience init(_ parts: Parts) throws {
         func logger(_ label: String) -> Logger { Logger(label: label, level: parts.logLevel) }
         let client = try MQTTClient(options: parts.mqtt)
-        let publisher = MQTTPublisher(client: client, topics: parts.topics, options: parts.publisher, logger: logger("publisher"))
+        let publisher = MQTTPublisher(
+            client: client, topics: parts.topics, options: parts.publisher, logger: logger("publisher"), health: parts.stateDirectory)
         let manager = try PriceManager(
             configuration: parts.manager, store: try PriceStore(directory: parts.stateDirectory), catalog: parts.catalog,
             clock: parts.clock, output: publisher, logger: logger("manager"), overrides: parts.overrides, jitter: parts.jitter

@@ -1,4 +1,5 @@
 import EnergyClockCore
+import FoundationEssentials
 import MQTTClient
 
 /// Sends what the outputs decide to the broker: the retained topic tree, settings answers, the
@@ -21,6 +22,11 @@ package actor MQTTPublisher: ManagerOutput {
     /// The price unit of the discovery configs last announced; they follow the currency setting.
     var announcedUnit: String?
     var clock: ClockOutput
+    /// Where `health.json` goes, for `energyclock health`; nil for none.
+    let healthDirectory: StateDirectory?
+    var health = HealthRecord(connected: false, since: Date())
+    var healthWrittenAt: ContinuousClock.Instant?
+    var healthPending = false
     /// A republish for Home Assistant's `online` is waiting out its delay; more `online`s join it.
     var homeAssistantPending = false
     /// The topic of each recent publish by message id, to name a publish the broker refuses.
@@ -30,8 +36,10 @@ package actor MQTTPublisher: ManagerOutput {
 
     /// A publisher over `client` for `topics`.
     package init(
-        client: MQTTClient, topics: TopicTree, options: PublisherOptions = PublisherOptions(), logger: Logger = Logger(label: "publisher")
+        client: MQTTClient, topics: TopicTree, options: PublisherOptions = PublisherOptions(), logger: Logger = Logger(label: "publisher"),
+        health: StateDirectory? = nil
     ) {
+        healthDirectory = health
         self.client = client
         self.topics = topics
         self.options = options
@@ -53,6 +61,7 @@ package actor MQTTPublisher: ManagerOutput {
         if connected {
             show(snapshot)
             if let point { send(OutgoingMessage(topics.influx, point, retain: false)) }
+            recordPublished(snapshot)
         }
         if let point { await options.influx?.enqueue([point]) }
     }
@@ -132,7 +141,9 @@ package actor MQTTPublisher: ManagerOutput {
             logger.error("\(error)")
         }
         send(OutgoingMessage(topics.status, "online", retain: true))
+        recordConnection(true)
         republishEverything()
+        recordPublished(snapshot)
         let owned = retained.owned(for: snapshot).union(discovery.owned).union(clock.owned)
         for topic in previouslyRetained.subtracting(owned).sorted() {
             logger.info("clearing \(topic), which this configuration no longer publishes")
@@ -174,6 +185,44 @@ package actor MQTTPublisher: ManagerOutput {
     /// The connection dropped; stop sending until it is back.
     package func connectionDown() {
         connected = false
+        recordConnection(false)
+    }
+
+    /// Notes a change of connection in `health.json` at once.
+    private func recordConnection(_ up: Bool) {
+        guard health.connected != up || healthWrittenAt == nil else { return }
+        health.connected = up
+        health.since = Date()
+        writeHealth()
+    }
+
+    /// Notes a publish in `health.json`, at most once a second: when it happened, and by when the
+    /// next is due (the end of the current slot, a retry within 15 minutes, or midnight at the latest).
+    private func recordPublished(_ snapshot: Snapshot) {
+        let now = snapshot.now
+        let midnight = snapshot.calendar.start(of: snapshot.calendar.day(containing: now).adding(days: 1))
+        var due = min(snapshot.current?.slot.end ?? midnight, midnight)
+        if snapshot.stale { due = min(due, now.addingTimeInterval(16 * 60)) }
+        health.publishedAt = Date()
+        health.dueBy = Date().addingTimeInterval(max(0, due.timeIntervalSince(now)))
+        if let last = healthWrittenAt, ContinuousClock.now < last + .seconds(1) {
+            // Within the second: written once it is over, with whatever is newest then.
+            guard !healthPending else { return }
+            healthPending = true
+            Task {
+                try? await Task.sleep(until: last + .seconds(1))
+                healthPending = false
+                writeHealth()
+            }
+            return
+        }
+        writeHealth()
+    }
+
+    private func writeHealth() {
+        guard let healthDirectory else { return }
+        healthWrittenAt = .now
+        do { try health.write(to: healthDirectory) } catch { logger.warning("\(error)") }
     }
 
     /// Publishes `offline` and waits up to `timeout` seconds for the broker to take it.

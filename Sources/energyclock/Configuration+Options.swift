@@ -66,12 +66,26 @@ extension Configuration {
                     "drive a light: wled:<topic>, wled-ring:<topic>[,leds=N,mode=day|ahead,offset=N,reverse], z2m:<name>, tasmota:<topic> or json:<topic>; repeatable",
                 repeatable: true),
             OptionSpec(name: "z2m-base-topic", value: "TOPIC", help: "Zigbee2MQTT's base topic (default: zigbee2mqtt)"),
+            OptionSpec(
+                name: "settings", value: "JSON",
+                help: "settings applied at start, as on settings/set, e.g. {\"source\":\"entsoe\",\"zone\":\"BE\"}"),
+            OptionSpec(
+                name: "options-file", value: "FILE",
+                help: "read options from a JSON file such as a Home Assistant add-on's /data/options.json; flags and variables win"),
             OptionSpec(name: "clock-image", value: nil, help: "publish the clock as PNG and SVG on clock/png and clock/svg (default: on)"),
             OptionSpec(name: "cheapest-hours", value: "N,N,…", help: "window lengths for cheapest/<N>h, 1-24 (default: 1,2,3,4)"),
             OptionSpec(name: "influx-url", value: "URL", help: "also write line protocol here, e.g. http://localhost:8086/write?db=energy"),
             OptionSpec(name: "influx-token-file", value: "FILE", help: "InfluxDB 2.x/3.x token file (or set ENERGYCLOCK_INFLUX_TOKEN)"),
             OptionSpec(
                 name: "influx-username", value: "USER", help: "InfluxDB 1.x user; the password comes from ENERGYCLOCK_INFLUX_PASSWORD"),
+        ] + commonSpecs
+
+    /// Options of `energyclock health`.
+    static let healthSpecs: [OptionSpec] =
+        [
+            OptionSpec(
+                name: "max-offline", value: "SECONDS",
+                help: "unhealthy once the broker has been gone this long, 10-86400 (default: 120)")
         ] + commonSpecs
 
     /// Options of `energyclock clock`.

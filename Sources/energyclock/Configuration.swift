@@ -32,6 +32,10 @@ struct Configuration {
     var policy: RefreshSchedule.Policy
     var logLevel: LogLevel
     var json: Bool
+    /// `run`: settings applied at start, a JSON object as on `settings/set`.
+    var initialSettings: String?
+    /// `health`: how long the broker may be gone before the daemon counts as unhealthy.
+    var maxOffline: Double
     /// `run`: publish the clock as PNG and SVG.
     var clockImage: Bool
     /// `clock` and `render`: draw tomorrow instead of today.
@@ -64,6 +68,7 @@ struct Configuration {
             options[name].map { (field, $0) }
         }
         if let url = options["custom-url"] { given.append((.customURL, JSONWriter.quoted(url))) }
+        initialSettings = options["settings"]
         guard let mode = HADiscovery.Mode(rawValue: (options["ha-discovery"] ?? "true").lowercased()) else {
             throw UsageError("\(options.origin("ha-discovery")) must be true, false or remove, got \"\(options["ha-discovery"] ?? "")\"")
         }
@@ -118,6 +123,7 @@ struct Configuration {
         policy.pollInterval = Double(try options.integer("poll-interval", in: 30...3600, default: 300))
         json = try options.flag("json")
         tomorrow = try options.flag("tomorrow")
+        maxOffline = Double(try options.integer("max-offline", in: 10...86_400, default: 120))
         clockImage = options["clock-image"] == nil ? true : try options.flag("clock-image")
         svgPath = options["svg"]
         pngPath = options["png"]
@@ -156,6 +162,14 @@ struct Configuration {
         )
         overrides = nil
         overrides = try Self.patch(given, sources: catalog.ids)
+        if let json = initialSettings {
+            do {
+                let object = try SettingsPatch.parse(object: Array(json.utf8), sources: catalog.ids)
+                overrides = SettingsPatch((overrides?.values ?? [:]).merging(object.values) { $1 })
+            } catch {
+                throw UsageError("\(options.origin("settings")): \(error)")
+            }
+        }
     }
 
     /// `energyclock-<host>-<8 hex digits of the state directory's path>`: two daemons on one host

@@ -9,7 +9,7 @@ import MQTTClient
 enum EnergyClockCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let environment = ProcessInfo.processInfo.environment
+        var environment = ProcessInfo.processInfo.environment
         do {
             switch arguments.first {
             case nil, "--help", "-h", "help":
@@ -17,8 +17,12 @@ enum EnergyClockCommand {
             case "--version", "version":
                 print("energyclock \(EnergyClockVersion.string)")
             case "run":
+                environment = try await addOnEnvironment(arguments, environment)
                 guard let config = try configuration(arguments, specs: Configuration.runSpecs, environment: environment) else { return }
                 exit(await Daemon.run(config))
+            case "health":
+                guard let config = try configuration(arguments, specs: Configuration.healthSpecs, environment: environment) else { return }
+                exit(HealthCommand.run(config))
             case "prices":
                 guard let config = try configuration(arguments, specs: Configuration.pricesSpecs, environment: environment) else { return }
                 exit(await PricesCommand.run(config))
@@ -29,7 +33,7 @@ enum EnergyClockCommand {
                 guard let config = try configuration(arguments, specs: Configuration.renderSpecs, environment: environment) else { return }
                 exit(await ClockCommand.render(config))
             case let other?:
-                throw UsageError("unknown command \"\(other)\"; use run, prices, clock, render, --help or --version")
+                throw UsageError("unknown command \"\(other)\"; use run, prices, clock, render, health, --help or --version")
             }
         } catch {
             StandardError.write("energyclock: \(error)\n")
@@ -39,6 +43,18 @@ enum EnergyClockCommand {
 }
 
 extension EnergyClockCommand {
+    /// The environment with an options file (`--options-file` or `ENERGYCLOCK_OPTIONS_FILE`) and,
+    /// inside a Home Assistant add-on, the Supervisor's MQTT broker added.
+    static func addOnEnvironment(_ arguments: [String], _ environment: [String: String]) async throws -> [String: String] {
+        guard !arguments.contains("--help") else { return environment }
+        let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: Configuration.runSpecs, environment: environment)
+        var merged = environment
+        if let file = options["options-file"] { merged = try OptionsFile.merge(file, into: merged) }
+        // A broker given as a flag also counts as given.
+        if options["mqtt-host"] != nil { return merged }
+        return try await OptionsFile.supervisorBroker(into: merged)
+    }
+
     /// The options of a command, read from its arguments after the command's name and from the
     /// environment; nil when `--help` was asked for (and printed).
     static func configuration(_ arguments: [String], specs: [OptionSpec], environment: [String: String]) throws -> Configuration? {

@@ -40,6 +40,11 @@ public struct HTTPClient: Sendable {
         try await send(url, body: nil, headers: ["Accept: application/json, application/xml;q=0.9, */*;q=0.5"])
     }
 
+    /// Fetches `url` with extra `headers` (`Name: value`).
+    package func get(_ url: URL, headers: [String]) async throws(HTTPError) -> HTTPResponse {
+        try await send(url, body: nil, headers: headers)
+    }
+
     /// POSTs `body` to `url` with extra `headers` (`Name: value`).
     package func post(_ url: URL, body: [UInt8], headers: [String]) async throws(HTTPError) -> HTTPResponse {
         try await send(url, body: body, headers: headers)

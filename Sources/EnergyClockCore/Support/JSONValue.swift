@@ -23,6 +23,33 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// The value as compact JSON, object keys sorted.
+    package var json: String {
+        var w = JSONWriter()
+        write(to: &w)
+        return w.output
+    }
+
+    private func write(to w: inout JSONWriter) {
+        switch self {
+        case .null: w.raw("null")
+        case let .bool(b): w.bool(b)
+        case let .number(n): w.number(n)
+        case let .string(s): w.string(s)
+        case let .array(items):
+            w.beginArray()
+            for item in items { item.write(to: &w) }
+            w.endArray()
+        case let .object(members):
+            w.beginObject()
+            for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+                w.key(key)
+                value.write(to: &w)
+            }
+            w.endObject()
+        }
+    }
+
     /// The JSON type's name, for error messages.
     public var typeName: String {
         switch self {

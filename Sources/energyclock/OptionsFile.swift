@@ -1,0 +1,109 @@
+import EnergyClockCore
+import FoundationEssentials
+import Glibc
+
+/// A JSON options file, such as a Home Assistant add-on's `/data/options.json`, read as
+/// `ENERGYCLOCK_*` variables; variables already set and flags win over it.
+enum OptionsFile {
+    /// The file's keys and the variables they set; `settings` keys become one `ENERGYCLOCK_SETTINGS` object.
+    static let variables: [String: String] = [
+        "mqtt_host": "ENERGYCLOCK_MQTT_HOST", "mqtt_port": "ENERGYCLOCK_MQTT_PORT", "mqtt_username": "ENERGYCLOCK_MQTT_USERNAME",
+        "mqtt_password": "ENERGYCLOCK_MQTT_PASSWORD", "mqtt_tls": "ENERGYCLOCK_MQTT_TLS", "topic_prefix": "ENERGYCLOCK_TOPIC_PREFIX",
+        "timezone": "ENERGYCLOCK_TIMEZONE", "entsoe_token": "ENERGYCLOCK_ENTSOE_TOKEN", "leds": "ENERGYCLOCK_LED",
+        "ha_discovery": "ENERGYCLOCK_HA_DISCOVERY", "log_level": "ENERGYCLOCK_LOG_LEVEL", "clock_image": "ENERGYCLOCK_CLOCK_IMAGE",
+        "state_dir": "ENERGYCLOCK_STATE_DIR",
+    ]
+    /// Keys that are settings, applied at start as on `settings/set`.
+    static let settings: Set<String> = ["source", "zone", "fallback_sources", "currency", "vat_percent"]
+
+    /// `environment` with what the file at `path` sets added; an empty value in the file is left out.
+    static func merge(_ path: String, into environment: [String: String]) throws(UsageError) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("cannot read the options file \(path)") }
+        guard case let .object(members)? = JSONValue.parse([UInt8](data)) else {
+            throw UsageError("the options file \(path) is not a JSON object")
+        }
+        var merged = environment
+        var initial: [String: JSONValue] = [:]
+        for (key, value) in members.sorted(by: { $0.key < $1.key }) {
+            if settings.contains(key) {
+                if value != .null, value != .string("") { initial[key] = value }
+                continue
+            }
+            guard let variable = variables[key] else {
+                throw UsageError("the options file \(path) has an unknown option \"\(Quote.clip(key, limit: 60))\"")
+            }
+            let text: String
+            switch value {
+            case .null: continue
+            case let .string(s): text = s
+            case let .number(n): text = n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n)
+            case let .bool(b): text = b ? "true" : "false"
+            case let .array(items):
+                text = items.compactMap { if case let .string(s) = $0 { s } else { nil } }.joined(separator: ",")
+            case .object: throw UsageError("the options file \(path): \(key) must not be an object")
+            }
+            if !text.isEmpty, merged[variable] == nil { merged[variable] = text }
+        }
+        // Home Assistant gives add-ons the system's zone in TZ.
+        if merged["ENERGYCLOCK_TIMEZONE"] == nil, let zone = environment["TZ"], LocalCalendar(identifier: zone) != nil {
+            merged["ENERGYCLOCK_TIMEZONE"] = zone
+        }
+        if !initial.isEmpty, merged["ENERGYCLOCK_SETTINGS"] == nil {
+            var w = JSONWriter()
+            w.beginObject()
+            for (key, value) in initial.sorted(by: { $0.key < $1.key }) {
+                w.key(key)
+                w.raw(value.json)
+            }
+            w.endObject()
+            merged["ENERGYCLOCK_SETTINGS"] = w.output
+        }
+        return merged
+    }
+
+    /// With a Supervisor token and no broker given, the broker of Home Assistant's MQTT service.
+    ///
+    /// `GET <supervisor>/services/mqtt` answers `{"result":"ok","data":{"host","port","ssl","username","password"}}`.
+    static func supervisorBroker(into environment: [String: String]) async throws(UsageError) -> [String: String] {
+        guard let token = environment["SUPERVISOR_TOKEN"], !token.isEmpty, environment["ENERGYCLOCK_MQTT_HOST"] == nil else {
+            return environment
+        }
+        let base = environment["ENERGYCLOCK_SUPERVISOR_URL"] ?? "http://supervisor"
+        guard let url = URL(string: base + "/services/mqtt") else { throw UsageError("ENERGYCLOCK_SUPERVISOR_URL is not a URL") }
+        var answer: HTTPResponse?
+        var lastError: HTTPError?
+        // The Supervisor may still be starting when the add-on does: three tries, two seconds apart.
+        for attempt in 1...3 {
+            do {
+                answer = try await HTTPClient(timeout: 10).get(url, headers: ["Authorization: Bearer \(token)"])
+                break
+            } catch {
+                lastError = error
+                if attempt < 3 { try? await Task.sleep(for: .seconds(2)) }
+            }
+        }
+        guard let response = answer else {
+            throw UsageError(
+                "could not ask the Supervisor for the MQTT broker: \(lastError.map { "\($0)" } ?? "no answer"); set mqtt_host in the options"
+            )
+        }
+        guard response.status == 200, case let .object(root)? = JSONValue.parse(response.body), case let .object(data)? = root["data"],
+            case let .string(host)? = data["host"], !host.isEmpty
+        else {
+            throw UsageError(
+                "the Supervisor has no MQTT service (HTTP \(response.status)); install the Mosquitto add-on or set mqtt_host in the options"
+            )
+        }
+        var merged = environment
+        merged["ENERGYCLOCK_MQTT_HOST"] = host
+        if case let .number(port)? = data["port"] { merged["ENERGYCLOCK_MQTT_PORT"] = String(Int(port)) }
+        if case let .string(user)? = data["username"], !user.isEmpty, merged["ENERGYCLOCK_MQTT_USERNAME"] == nil {
+            merged["ENERGYCLOCK_MQTT_USERNAME"] = user
+        }
+        if case let .string(password)? = data["password"], !password.isEmpty, merged["ENERGYCLOCK_MQTT_PASSWORD"] == nil {
+            merged["ENERGYCLOCK_MQTT_PASSWORD"] = password
+        }
+        if case .bool(true)? = data["ssl"] { merged["ENERGYCLOCK_MQTT_TLS"] = "true" }
+        return merged
+    }
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Builds the container image from Containerfile with podman and tests it against a mosquitto on
+# loopback, then builds and runs the Home Assistant add-on the same way. No registry is needed:
+# the Debian base image is made with debootstrap, and the builder stage is given the release
+# binary built on this machine (the Containerfile skips its own build when /out/energyclock exists).
+#
+#   scripts/test-image.sh        about 3 minutes with the base image cached, 4-5 without
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+ensure_build_environment
+ensure_packages podman runc debootstrap python3
+
+work="$(mktemp -d)"
+chmod 755 "$work"
+pids=()
+containers=()
+cleanup() {
+    for c in "${containers[@]}"; do podman rm -f "$c" >/dev/null 2>&1 || true; done
+    kill "${pids[@]}" 2>/dev/null || true
+    podman volume rm -f energyclock-test-data >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "test-image: FAILED: $*" >&2; exit 1; }
+step() { echo "== $*"; }
+
+# Podman in this kind of sandbox: runc, and explicit limits.
+printf '[containers]\ndefault_ulimits = ["nofile=20000:20000", "nproc=8192:8192"]\n[engine]\nruntime = "runc"\n' >"$work/containers.conf"
+export CONTAINERS_CONF="$work/containers.conf"
+
+base=localhost/debian:bookworm-slim
+if ! podman image exists "$base"; then
+    step "making $base with debootstrap"
+    # The mirror apt already uses: deb822 sources first, then the one-line format.
+    mirror="$({ grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}'
+        grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{print $2}'; } | grep -v security | grep debian | head -1 || true)"
+    rootfs="$work/rootfs"
+    debootstrap --variant=minbase bookworm "$rootfs" "${mirror:-http://deb.debian.org/debian}" >"$work/debootstrap.log" 2>&1 ||
+        { tail -20 "$work/debootstrap.log"; fail "debootstrap"; }
+    # Like Debian's own slim image: no downloaded packages, no package lists, no documentation.
+    rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/*
+    tar -C "$rootfs" -c . | podman import - "$base" >/dev/null
+    rm -rf "$rootfs"
+fi
+
+step "building the release binary (static Swift runtime, stripped)"
+swift build -c release --static-swift-stdlib --product energyclock >/dev/null
+binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/energyclock"
+mkdir -p "$work/prebuilt"
+cp "$binary" "$work/prebuilt/energyclock"
+strip "$work/prebuilt/energyclock"
+printf 'FROM %s\nCOPY energyclock /out/energyclock\n' "$base" >"$work/prebuilt/Containerfile"
+podman build -q -t localhost/energyclock-prebuilt -f "$work/prebuilt/Containerfile" "$work/prebuilt" >/dev/null
+
+step "building the image from Containerfile"
+podman build -q --format docker --build-arg BUILDER_IMAGE=localhost/energyclock-prebuilt --build-arg BASE_IMAGE="$base" \
+    -t localhost/energyclock:test -f Containerfile . >/dev/null
+echo "image: $(podman image inspect localhost/energyclock:test --format '{{.Size}}') bytes, of which the base" \
+    "$(podman image inspect "$base" --format '{{.Size}}') bytes; the binary $(stat -c %s "$work/prebuilt/energyclock") bytes"
+
+port=$((20000 + RANDOM % 20000))
+broker() { # starts mosquitto on loopback
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\n' "$port" >"$work/mosquitto.conf"
+    mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
+    broker_pid=$!
+    pids+=("$broker_pid")
+    sleep 0.3
+}
+broker
+
+# Hourly prices around now, read from a file the container mounts.
+now=$(date +%s)
+hour=$((now / 3600 * 3600))
+{
+    printf '['
+    for i in $(seq -2 47); do printf '%s{"start":%d,"price":0.%02d}' "$([ "$i" = -2 ] || echo ,)" $((hour + i * 3600)) $((5 + i % 30)); done
+    printf ']'
+} >"$work/prices.json"
+chmod 644 "$work/prices.json"
+
+run_daemon() { # NAME: the image's daemon on the host network, store in a volume
+    podman run -d --name "$1" --network host -v energyclock-test-data:/data -v "$work/prices.json:/prices.json:ro" \
+        -e ENERGYCLOCK_MQTT_HOST=127.0.0.1 -e ENERGYCLOCK_MQTT_PORT="$port" -e ENERGYCLOCK_CUSTOM_URL=file:///prices.json \
+        -e ENERGYCLOCK_SETTINGS='{"source":"custom"}' -e ENERGYCLOCK_ENERGYZERO_URL=http://127.0.0.1:9 -e ENERGYCLOCK_MAX_OFFLINE=10 \
+        localhost/energyclock:test >/dev/null 2>>"$work/podman.log"
+    containers+=("$1")
+}
+sub() { mosquitto_sub -p "$port" -t "$1" -C 1 -W "${2:-20}"; }
+
+step "running the image"
+run_daemon energyclock-test
+price="$(sub energyclock/price)" || { podman logs energyclock-test; fail "no retained price"; }
+[ -n "$price" ] || fail "empty price"
+echo "price: $price; color: $(sub energyclock/color)"
+sub energyclock/clock/png >/dev/null || fail "no clock picture"
+
+step "a settings change round-trips"
+mosquitto_sub -p "$port" -t energyclock/settings/result -C 1 -W 20 >"$work/result" &
+sleep 0.3
+mosquitto_pub -p "$port" -t energyclock/settings/green_max/set -m 0.123
+wait $!
+grep -q '"ok":true' "$work/result" || fail "settings result: $(cat "$work/result")"
+
+step "the health check"
+sleep 2
+podman healthcheck run energyclock-test >/dev/null || { podman exec energyclock-test energyclock health; fail "not healthy"; }
+podman exec energyclock-test energyclock health
+
+step "SIGTERM publishes offline"
+podman stop -t 10 energyclock-test >/dev/null
+[ "$(sub energyclock/status)" = offline ] || fail "status is not offline after SIGTERM"
+podman rm energyclock-test >/dev/null
+
+step "the settings survive a new container on the same volume"
+run_daemon energyclock-test2
+sleep 1
+sub energyclock/settings | grep -q '"green_max":0.123' || fail "the setting was lost"
+
+step "unhealthy when the broker is gone for long"
+kill "$broker_pid"
+sleep 13
+if podman healthcheck run energyclock-test2 >/dev/null 2>&1; then fail "still healthy without a broker"; fi
+podman exec energyclock-test2 energyclock health || true
+podman rm -f energyclock-test2 >/dev/null
+broker
+
+step "the Home Assistant add-on: options file and the Supervisor's MQTT service"
+podman build -q --build-arg BUILD_FROM="$base" --build-arg ENERGYCLOCK_IMAGE=localhost/energyclock:test \
+    -t localhost/energyclock-addon:test homeassistant/energyclock >/dev/null
+supervisor_port=$((port + 1))
+mkdir -p "$work/supervisor/services" "$work/addon-data"
+printf '{"result":"ok","data":{"host":"127.0.0.1","port":%s,"ssl":false,"protocol":"3.1.1","username":"","password":""}}' "$port" \
+    >"$work/supervisor/services/mqtt"
+(cd "$work/supervisor" && exec python3 -m http.server "$supervisor_port" --bind 127.0.0.1 >/dev/null 2>&1) &
+pids+=($!)
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$supervisor_port") 2>/dev/null && break; sleep 0.1; done
+printf '{"source":"custom","zone":"NL","entsoe_token":"","leds":["json:addon/led"],"ha_discovery":true,"log_level":"info","mqtt_host":"","mqtt_port":1883,"mqtt_username":"","mqtt_password":""}' \
+    >"$work/addon-data/options.json"
+chmod -R a+rwX "$work/addon-data"
+# Light commands are not retained: listen before the add-on starts.
+mosquitto_sub -p "$port" -t addon/led -C 1 -W 30 >"$work/led" &
+led_pid=$!
+podman run -d --name energyclock-addon --network host -v "$work/addon-data:/data" -v "$work/prices.json:/prices.json:ro" \
+    -e SUPERVISOR_TOKEN=test-token -e ENERGYCLOCK_SUPERVISOR_URL="http://127.0.0.1:$supervisor_port" \
+    -e ENERGYCLOCK_CUSTOM_URL=file:///prices.json -e TZ=Europe/Brussels localhost/energyclock-addon:test >/dev/null 2>>"$work/podman.log"
+containers+=(energyclock-addon)
+sub energyclock/settings | grep -q '"source":"custom"' || { podman logs energyclock-addon; fail "the add-on did not start"; }
+sub homeassistant/image/energyclock/clock/config >/dev/null || fail "no discovery from the add-on"
+wait "$led_pid" || true
+grep -q '"band"' "$work/led" || fail "the add-on's light was not set"
+podman logs energyclock-addon 2>&1 | grep -q "zone Europe/Brussels" || fail "the add-on did not take Home Assistant's time zone"
+[ -s "$work/addon-data/energyclock.sqlite" ] || ls "$work/addon-data" | grep -q sqlite || fail "no store in /data"
+echo "test-image: all passed"
