@@ -85,8 +85,7 @@ package struct WLEDRing: Sendable, Equatable, CustomStringConvertible {
             let minutesPerLED = 1440.0 / Double(leds)
             for slot in snapshot.today {
                 // The slot's span on the clock face, in local minutes after midnight.
-                let local = slot.slot.start.timeIntervalSince1970 + Double(calendar.offset(at: slot.slot.start))
-                let from = (local - (local / 86_400).rounded(.down) * 86_400) / 60
+                let from = Double(calendar.wallClock(at: slot.slot.start).second) / 60
                 let to = min(1440, from + slot.slot.duration / 60)
                 let first = Int((from / minutesPerLED).rounded(.down))
                 let last = Int((to / minutesPerLED).rounded(.up))

@@ -60,9 +60,9 @@ public struct ClockFace: Sendable, Equatable {
                 let last = Int((slot.slot.end.timeIntervalSince(start) / 3600 * Double(count)).rounded(.up))
                 for part in max(0, first)..<min(count, max(first + 1, last)) { parts[part] = slot.band }
             }
-            let local = ISO8601.local(start, in: calendar)
+            let hour = calendar.wallClock(at: start).second / 3600
             return Sector(
-                label: String(local.dropFirst(11).prefix(2)), start: start, end: end, parts: parts,
+                label: (hour < 10 ? "0" : "") + String(hour), start: start, end: end, parts: parts,
                 isCurrent: !tomorrow && snapshot.now >= start && snapshot.now < end)
         }
         hand = tomorrow ? nil : snapshot.now.timeIntervalSince(span.start) / span.duration

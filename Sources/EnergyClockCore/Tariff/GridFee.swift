@@ -74,9 +74,7 @@ public struct GridFee: Sendable, Hashable {
         var t = start
         while t < end {
             let offset = calendar.offset(at: t)
-            let local = Int64((t.timeIntervalSince1970 + Double(offset)).rounded(.down))
-            let day = LocalDay(daysSinceEpoch: Int(local.floorDiv(86_400)))
-            let second = Int(local - Int64(day.daysSinceEpoch) * 86_400)
+            let (day, second) = calendar.wallClock(at: t)
             let minute = second / 60
             // The next edge after this minute, or midnight.
             let nextEdge = edges.first { $0 * 60 > second } ?? 1440
@@ -90,9 +88,8 @@ public struct GridFee: Sendable, Hashable {
 
     /// The fee at one instant.
     public func fee(at instant: Date, in calendar: LocalCalendar) -> Double {
-        let local = Int64((instant.timeIntervalSince1970 + Double(calendar.offset(at: instant))).rounded(.down))
-        let day = LocalDay(daysSinceEpoch: Int(local.floorDiv(86_400)))
-        return fee(minute: Int(local - Int64(day.daysSinceEpoch) * 86_400) / 60, of: day)
+        let (day, second) = calendar.wallClock(at: instant)
+        return fee(minute: second / 60, of: day)
     }
 
     /// The first whole second in `(after, before]` with the offset in force at `before`.

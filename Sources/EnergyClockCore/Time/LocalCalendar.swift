@@ -21,6 +21,14 @@ public struct LocalCalendar: Sendable {
     /// Seconds east of UTC at `instant`.
     public func offset(at instant: Date) -> Int { timeZone.secondsFromUTC(for: instant) }
 
+    /// The local day holding `instant`, and the whole seconds since that day's local midnight as
+    /// the clock on the wall shows them (so 02:30 is 9,000 on both copies of a repeated hour).
+    public func wallClock(at instant: Date) -> (day: LocalDay, second: Int) {
+        let local = Int64((instant.timeIntervalSince1970 + Double(offset(at: instant))).rounded(.down))
+        let days = local.floorDiv(86_400)
+        return (LocalDay(daysSinceEpoch: Int(days)), Int(local - days * 86_400))
+    }
+
     /// The local day that contains `instant`.
     public func day(containing instant: Date) -> LocalDay {
         let local = Int((instant.timeIntervalSince1970 + Double(offset(at: instant))).rounded(.down))
