@@ -37,8 +37,11 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
-        // Named threads for blocking C calls, without Foundation.
-        .target(name: "Platform"),
+        // glibc's malloc.h: trimming and arena limits.
+        .systemLibrary(name: "CMalloc"),
+
+        // Named threads for blocking C calls and memory housekeeping, without Foundation.
+        .target(name: "Platform", dependencies: ["CMalloc"]),
 
         // MQTT: libmosquitto behind async/await.
         .target(name: "MQTTClient", dependencies: ["CMosquitto", "Platform"]),
@@ -50,10 +53,10 @@ let package = Package(
         .target(name: "EnergyClockRender", dependencies: ["EnergyClockCore", "CCairo"]),
 
         // Topic tree, payloads and the service that ties the manager to the broker.
-        .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "EnergyClockRender", "MQTTClient"]),
+        .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "EnergyClockRender", "MQTTClient", "Platform"]),
 
         // The command line.
-        .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockRender"]),
+        .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockRender", "Platform"]),
 
         // What the tests share: the test clock, recorded answers, a memory source, a recording output.
         .target(name: "EnergyClockTesting", dependencies: ["EnergyClockCore"], resources: [.copy("Fixtures")]),

@@ -1,5 +1,6 @@
 import EnergyClockCore
 import EnergyClockRender
+import Platform
 
 /// The clock as retained pictures on `clock/png` and `clock/svg`, redrawn when what they show
 /// changes (a band, the thresholds, the palette, the current slot), never more than once a second.
@@ -64,6 +65,8 @@ struct ClockOutput {
     {
         let png = try CairoClock.png(face)
         let svg = try CairoClock.svg(face)
+        // Drawing briefly takes a few MB of buffers; give them back before the daemon waits again.
+        Memory.trim()
         shown = Self.key(face, snapshot)
         renderedAt = now
         return [OutgoingMessage(topics.clockPNG, bytes: png, retain: true), OutgoingMessage(topics.clockSVG, bytes: svg, retain: true)]

@@ -3,6 +3,7 @@ import EnergyClockPublisher
 import FoundationEssentials
 import Glibc
 import MQTTClient
+import Platform
 
 /// The `energyclock` command line.
 @main
@@ -90,6 +91,7 @@ enum ExitStatus {
 enum Daemon {
     /// Runs until SIGTERM, SIGINT or SIGHUP; returns the exit status.
     static func run(_ config: Configuration) async -> Int32 {
+        Memory.limitArenas()
         let logger = config.logger("energyclock")
         let signals = SignalStream.termination()
         let service: EnergyClockService

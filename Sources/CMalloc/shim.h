@@ -1,0 +1,2 @@
+// glibc's malloc tuning, which its Swift module map leaves out.
+#include <malloc.h>
