@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "energyclock", targets: ["energyclock"]),
+        .executable(name: "energyclock-render", targets: ["energyclock-render"]),
         .library(name: "EnergyClockCore", targets: ["EnergyClockCore"]),
         .library(name: "MQTTClient", targets: ["MQTTClient"]),
     ],
@@ -49,27 +50,35 @@ let package = Package(
         // The domain: prices, bands, settings, sources, store, manager. Knows nothing of MQTT.
         .target(name: "EnergyClockCore", dependencies: ["CSQLite", "CCurl", "CXML2", "Platform"]),
 
-        // The 24-hour clock as a picture: terminal text, and SVG and PNG through cairo.
-        .target(name: "EnergyClockRender", dependencies: ["EnergyClockCore", "CCairo"]),
+        // The 24-hour clock as a value and as terminal text.
+        .target(name: "EnergyClockFace", dependencies: ["EnergyClockCore", "Platform"]),
+
+        // The clock as SVG and PNG through cairo, and the helper that draws it for the daemon, so
+        // the daemon itself never loads cairo.
+        .target(name: "EnergyClockRender", dependencies: ["EnergyClockFace", "CCairo"]),
+        .executableTarget(name: "energyclock-render", dependencies: ["EnergyClockRender"]),
 
         // Topic tree, payloads and the service that ties the manager to the broker.
-        .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "EnergyClockRender", "MQTTClient", "Platform"]),
+        .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "EnergyClockFace", "MQTTClient", "Platform"]),
 
         // The command line.
-        .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockRender", "Platform"]),
+        .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockFace", "Platform"]),
 
         // What the tests share: the test clock, recorded answers, a memory source, a recording output.
         .target(name: "EnergyClockTesting", dependencies: ["EnergyClockCore"], resources: [.copy("Fixtures")]),
 
         .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "EnergyClockTesting", "CSQLite"]),
         .testTarget(
-            name: "EnergyClockRenderTests", dependencies: ["EnergyClockRender", "EnergyClockPublisher", "EnergyClockTesting", "CCairo"],
+            name: "EnergyClockRenderTests",
+            dependencies: [
+                "EnergyClockFace", "EnergyClockRender", "EnergyClockPublisher", "EnergyClockTesting", "CCairo", "energyclock-render",
+            ],
             exclude: ["Golden"]),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "EnergyClockCore", "EnergyClockPublisher", "EnergyClockRender", "EnergyClockTesting", "MQTTClient", "CSQLite",
-                "energyclock",
+                "EnergyClockCore", "EnergyClockPublisher", "EnergyClockFace", "EnergyClockTesting", "MQTTClient", "CSQLite",
+                "energyclock", "energyclock-render",
             ]
         ),
     ],

@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_build_environment
 swift build -c release --product energyclock
+swift build -c release --product energyclock-render
 binary="$(swift build -c release --show-bin-path)/energyclock"
 
 host="${ENERGYCLOCK_MQTT_HOST:-localhost}"

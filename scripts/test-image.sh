@@ -46,18 +46,19 @@ fi
 
 step "building the release binary (static Swift runtime, stripped)"
 swift build -c release --static-swift-stdlib --product energyclock >/dev/null
-binary="$(swift build -c release --static-swift-stdlib --show-bin-path)/energyclock"
+swift build -c release --static-swift-stdlib --product energyclock-render >/dev/null
+bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
 mkdir -p "$work/prebuilt"
-cp "$binary" "$work/prebuilt/energyclock"
-strip "$work/prebuilt/energyclock"
-printf 'FROM %s\nCOPY energyclock /out/energyclock\n' "$base" >"$work/prebuilt/Containerfile"
+cp "$bin/energyclock" "$bin/energyclock-render" "$work/prebuilt/"
+strip "$work/prebuilt/energyclock" "$work/prebuilt/energyclock-render"
+printf 'FROM %s\nCOPY energyclock energyclock-render /out/\n' "$base" >"$work/prebuilt/Containerfile"
 podman build -q -t localhost/energyclock-prebuilt -f "$work/prebuilt/Containerfile" "$work/prebuilt" >/dev/null
 
 step "building the image from Containerfile"
 podman build -q --format docker --build-arg BUILDER_IMAGE=localhost/energyclock-prebuilt --build-arg BASE_IMAGE="$base" \
     -t localhost/energyclock:test -f Containerfile . >/dev/null
 echo "image: $(podman image inspect localhost/energyclock:test --format '{{.Size}}') bytes, of which the base" \
-    "$(podman image inspect "$base" --format '{{.Size}}') bytes; the binary $(stat -c %s "$work/prebuilt/energyclock") bytes"
+    "$(podman image inspect "$base" --format '{{.Size}}') bytes; the binaries $(stat -c %s "$work/prebuilt/energyclock") and $(stat -c %s "$work/prebuilt/energyclock-render") bytes"
 
 port=$((20000 + RANDOM % 20000))
 broker() { # starts mosquitto on loopback

@@ -1,16 +1,19 @@
 import EnergyClockCore
-import EnergyClockRender
-import Platform
+import EnergyClockFace
 
 /// The clock as retained pictures on `clock/png` and `clock/svg`, redrawn when what they show
 /// changes (a band, the thresholds, the palette, the current slot), never more than once a second.
+///
+/// The drawing runs in the `energyclock-render` helper, one at a time; a change while one is under
+/// way is drawn after it, from the newest snapshot.
 struct ClockOutput {
     let topics: TopicTree
     let enabled: Bool
     /// What the pictures last sent show, without the hand, and the slot the hand was in.
     private var shown: Key?
-    private var renderedAt: ContinuousClock.Instant?
-    private var waiting = false
+    private var startedAt: ContinuousClock.Instant?
+    /// A drawing is under way, or waits for its second to come.
+    private(set) var busy = false
 
     /// The least time between two drawings.
     static let interval = Duration.seconds(1)
@@ -22,11 +25,10 @@ struct ClockOutput {
     }
 
     /// What to do about a snapshot.
-    enum Decision: Equatable {
+    enum Decision {
         case nothing
-        case render(ClockFace)
-        /// A drawing is due, but the last was less than a second ago: come back at `until`.
-        case wait(until: ContinuousClock.Instant)
+        /// Draw `face` after `delay` (zero when the last drawing is a second old), then report it as `key`.
+        case draw(ClockFace, key: Key, after: Duration)
     }
 
     init(topics: TopicTree, enabled: Bool) {
@@ -43,33 +45,27 @@ struct ClockOutput {
         return Key(face: still, slot: snapshot.current?.slot)
     }
 
-    /// Whether `snapshot` needs a new drawing at `now`.
+    /// Whether `snapshot` needs a new drawing at `now`; nothing while one is under way.
     mutating func decide(for snapshot: Snapshot, at now: ContinuousClock.Instant) -> Decision {
-        guard enabled else { return .nothing }
+        guard enabled, !busy else { return .nothing }
         let face = ClockFace(snapshot)
-        guard Self.key(face, snapshot) != shown else { return .nothing }
-        if let renderedAt, now < renderedAt + Self.interval {
-            guard !waiting else { return .nothing }
-            waiting = true
-            return .wait(until: renderedAt + Self.interval)
-        }
-        return .render(face)
+        let key = Self.key(face, snapshot)
+        guard key != shown else { return .nothing }
+        busy = true
+        let due = startedAt.map { $0 + Self.interval } ?? now
+        startedAt = max(due, now)
+        return .draw(face, key: key, after: due > now ? due - now : .zero)
     }
 
-    /// The wait for the next drawing is over.
-    mutating func waited() { waiting = false }
-
-    /// Draws `face` as the two retained messages, noting it as shown.
-    mutating func render(_ face: ClockFace, of snapshot: Snapshot, at now: ContinuousClock.Instant) throws(CairoClock.Failure)
-        -> [OutgoingMessage]
-    {
-        let png = try CairoClock.png(face)
-        let svg = try CairoClock.svg(face)
-        // Drawing briefly takes a few MB of buffers; give them back before the daemon waits again.
-        Memory.trim()
-        shown = Self.key(face, snapshot)
-        renderedAt = now
-        return [OutgoingMessage(topics.clockPNG, bytes: png, retain: true), OutgoingMessage(topics.clockSVG, bytes: svg, retain: true)]
+    /// A drawing ended; the retained messages to send when it succeeded.
+    mutating func drawn(_ key: Key, _ pictures: (png: [UInt8], svg: [UInt8])?) -> [OutgoingMessage] {
+        busy = false
+        guard let pictures else { return [] }
+        shown = key
+        return [
+            OutgoingMessage(topics.clockPNG, bytes: pictures.png, retain: true),
+            OutgoingMessage(topics.clockSVG, bytes: pictures.svg, retain: true),
+        ]
     }
 
     /// Forgets what was sent, so the next snapshot is drawn again (after a reconnect).

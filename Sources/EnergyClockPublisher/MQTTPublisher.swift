@@ -1,4 +1,5 @@
 import EnergyClockCore
+import EnergyClockFace
 import FoundationEssentials
 import MQTTClient
 
@@ -83,29 +84,28 @@ package actor MQTTPublisher: ManagerOutput {
         showClock(snapshot)
     }
 
-    /// Renders and sends the clock pictures when what they show changed, at most once a second;
-    /// a change within the second is drawn when it is over, from the newest snapshot.
+    /// Draws the clock pictures when what they show changed, at most once a second, in the
+    /// helper; a change during a drawing is drawn after it, from the newest snapshot.
     private func showClock(_ snapshot: Snapshot) {
-        switch clock.decide(for: snapshot, at: .now) {
-        case .nothing:
-            break
-        case let .render(face):
+        guard case let .draw(face, key, delay) = clock.decide(for: snapshot, at: .now) else { return }
+        let renderer = options.renderer
+        Task {
+            if delay > .zero { try? await Task.sleep(for: delay) }
+            var pictures: (png: [UInt8], svg: [UInt8])?
             do {
-                for message in try clock.render(face, of: snapshot, at: .now) { guard send(message) else { return } }
+                pictures = try await renderer.draw(face)
             } catch {
                 logger.error("could not draw the clock: \(error)")
             }
-        case let .wait(until: deadline):
-            Task {
-                try? await Task.sleep(until: deadline)
-                clockWaitIsOver()
-            }
+            clockDrawn(key, pictures)
         }
     }
 
-    private func clockWaitIsOver() {
-        clock.waited()
-        if connected, let latest { showClock(latest) }
+    private func clockDrawn(_ key: ClockOutput.Key, _ pictures: (png: [UInt8], svg: [UInt8])?) {
+        let messages = clock.drawn(key, pictures)
+        guard connected else { return }
+        for message in messages { guard send(message) else { return } }
+        if let latest { showClock(latest) }
     }
 
     /// Sends the changed topics of one part of the tree; false when the connection failed.

@@ -1,3 +1,5 @@
+import EnergyClockFace
+
 /// What the publisher adds to the core topic tree.
 package struct PublisherOptions: Sendable {
     /// Window lengths in hours for `cheapest/<N>h`.
@@ -12,13 +14,17 @@ package struct PublisherOptions: Sendable {
     package var influx: InfluxWriter?
     /// Whether the clock is published as PNG and SVG on `clock/png` and `clock/svg`.
     package var clockImage: Bool
+    /// What draws the clock pictures.
+    package var renderer: ClockRenderer
 
     /// Options with the defaults: windows of 1 to 4 hours, no discovery, no LEDs, no InfluxDB.
     package init(
         cheapestHours: [Int] = [1, 2, 3, 4], discovery: HADiscovery? = nil, leds: [LEDTarget] = [],
-        z2mBaseTopic: String = "zigbee2mqtt", influx: InfluxWriter? = nil, clockImage: Bool = true
+        z2mBaseTopic: String = "zigbee2mqtt", influx: InfluxWriter? = nil, clockImage: Bool = true,
+        renderer: ClockRenderer = .besideThisProgram
     ) {
         self.clockImage = clockImage
+        self.renderer = renderer
         self.cheapestHours = cheapestHours
         self.discovery = discovery
         self.leds = leds

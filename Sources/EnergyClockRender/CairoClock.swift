@@ -1,5 +1,6 @@
 internal import CCairo
 import EnergyClockCore
+import EnergyClockFace
 import FoundationEssentials
 import Glibc
 

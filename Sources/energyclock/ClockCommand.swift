@@ -1,5 +1,5 @@
 import EnergyClockCore
-import EnergyClockRender
+import EnergyClockFace
 import FoundationEssentials
 import Glibc
 
@@ -30,30 +30,11 @@ enum ClockCommand {
         }
         let face = ClockFace(snapshot, tomorrow: config.tomorrow)
         do {
-            if let path = config.svgPath { try write(try CairoClock.svg(face), to: path) }
-            if let path = config.pngPath { try write(try CairoClock.png(face), to: path) }
+            try await ClockRenderer.besideThisProgram.write(face, png: config.pngPath, svg: config.svgPath)
         } catch {
             StandardError.write("energyclock: \(error)\n")
             return 1
         }
         return 0
-    }
-
-    /// Cannot write a picture: the path and the system's reason.
-    struct WriteError: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    private static func write(_ bytes: [UInt8], to path: String) throws {
-        let fd = path == "-" ? STDOUT_FILENO : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
-        defer { if path != "-" { close(fd) } }
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            let written = rest.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { throw WriteError(description: "cannot write \(path): \(String(cString: strerror(errno)))") }
-            rest = rest.dropFirst(written)
-        }
     }
 }

@@ -1,5 +1,6 @@
 import CCairo
 import EnergyClockCore
+import EnergyClockFace
 import EnergyClockRender
 import EnergyClockTesting
 import Foundation
@@ -46,6 +47,22 @@ import Testing
             #expect(!text.contains("\u{1B}"), "no escape codes without colour")
             try ClockFixtures.expectGolden(Array((text + "\n").utf8), "clock-\(name).txt")
         }
+    }
+
+    @Test func theHelperDrawsWhatTheDaemonHandsIt() async throws {
+        for snapshot in [ClockFixtures.normal, ClockFixtures.short, ClockFixtures.long] {
+            let face = ClockFace(snapshot)
+            #expect(ClockFace(json: Array(face.json.utf8)) == face, "the face survives its JSON form")
+        }
+        let face = ClockFace(ClockFixtures.long)
+        let drawn = try await ClockRenderer.besideThisProgram.draw(face)
+        // The same drawing: the SVG byte for byte, the PNG as an image of the same size.
+        #expect(drawn.svg == (try CairoClock.svg(face)))
+        let image = try decode(drawn.png)
+        #expect(image.width == 512 && image.height == 512)
+        let broken = ClockRenderer(helper: "/nonexistent/energyclock-render")
+        await #expect(throws: ClockRenderer.Failure.self) { _ = try await broken.draw(face) }
+        #expect(ClockFace(json: Array("{}".utf8)) == nil)
     }
 
     @Test func colourModesFollowTheEnvironment() {

@@ -39,6 +39,23 @@ public struct ClockFace: Sendable, Equatable {
     public var source: String
     public var stale: Bool
 
+    /// A face from its parts.
+    public init(
+        day: LocalDay, sectors: [Sector], hand: Double?, price: Double?, band: Band?, unit: String, thresholds: Thresholds?,
+        palette: [Band: RGBColor], source: String, stale: Bool
+    ) {
+        self.day = day
+        self.sectors = sectors
+        self.hand = hand
+        self.price = price
+        self.band = band
+        self.unit = unit
+        self.thresholds = thresholds
+        self.palette = palette
+        self.source = source
+        self.stale = stale
+    }
+
     /// The clock of today, or of tomorrow with `tomorrow`, from `snapshot`.
     public init(_ snapshot: Snapshot, tomorrow: Bool = false) {
         let calendar = snapshot.calendar

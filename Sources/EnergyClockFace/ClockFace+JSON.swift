@@ -1,0 +1,78 @@
+import EnergyClockCore
+import FoundationEssentials
+
+extension ClockFace {
+    /// The face as JSON, for the helper that draws it (`energyclock-render` reads it on standard input).
+    public var json: String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("day", day.description)
+        w.key("sectors")
+        w.beginArray()
+        for sector in sectors {
+            w.beginObject()
+            w.field("label", sector.label)
+            w.field("start", sector.start.timeIntervalSince1970)
+            w.field("end", sector.end.timeIntervalSince1970)
+            w.key("parts")
+            w.beginArray()
+            for part in sector.parts { w.string(part?.rawValue) }
+            w.endArray()
+            w.field("current", sector.isCurrent)
+            w.endObject()
+        }
+        w.endArray()
+        // The hand in full: published numbers have six decimals, but the picture must not move.
+        w.key("hand")
+        w.raw(hand.map { "\($0)" } ?? "null")
+        w.field("price", price)
+        w.field("band", band?.rawValue)
+        w.field("unit", unit)
+        w.key("thresholds")
+        if let t = thresholds {
+            w.beginArray()
+            [t.greenMax, t.yellowMax, t.orangeMax].forEach { w.number($0) }
+            w.endArray()
+        } else {
+            w.raw("null")
+        }
+        w.key("palette")
+        w.beginObject()
+        for band in Band.allCases { w.field(band.rawValue, palette[band]?.hex) }
+        w.endObject()
+        w.field("source", source)
+        w.field("stale", stale)
+        w.endObject()
+        return w.output
+    }
+
+    /// A face from its JSON form, or nil when `bytes` is not one.
+    public init?(json bytes: [UInt8]) {
+        guard case let .object(root)? = JSONValue.parse(bytes), case let .string(dayText)? = root["day"],
+            let day = LocalDay(parsing: dayText), case let .array(items)? = root["sectors"], case let .string(unit)? = root["unit"],
+            case let .string(source)? = root["source"], case let .bool(stale)? = root["stale"], case let .object(colors)? = root["palette"]
+        else { return nil }
+        var sectors: [Sector] = []
+        for item in items {
+            guard case let .object(s) = item, case let .string(label)? = s["label"], case let .number(start)? = s["start"],
+                case let .number(end)? = s["end"], case let .array(parts)? = s["parts"], case let .bool(current)? = s["current"]
+            else { return nil }
+            sectors.append(
+                Sector(
+                    label: label, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end),
+                    parts: parts.map { if case let .string(name) = $0 { Band(rawValue: name) } else { nil } }, isCurrent: current))
+        }
+        var palette: [Band: RGBColor] = [:]
+        for band in Band.allCases { if case let .string(hex)? = colors[band.rawValue] { palette[band] = RGBColor(hex: hex) } }
+        var thresholds: Thresholds?
+        if case let .array(values)? = root["thresholds"], values.count == 3 {
+            let numbers = values.compactMap { if case let .number(n) = $0 { n } else { nil } }
+            if numbers.count == 3 { thresholds = Thresholds(greenMax: numbers[0], yellowMax: numbers[1], orangeMax: numbers[2]) }
+        }
+        func number(_ key: String) -> Double? { if case let .number(n)? = root[key] { n } else { nil } }
+        let band: Band? = if case let .string(name)? = root["band"] { Band(rawValue: name) } else { nil }
+        self.init(
+            day: day, sectors: sectors, hand: number("hand"), price: number("price"), band: band, unit: unit, thresholds: thresholds,
+            palette: palette, source: source, stale: stale)
+    }
+}
