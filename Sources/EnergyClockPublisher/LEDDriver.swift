@@ -36,10 +36,12 @@ struct LEDDriver {
         return messages
     }
 
-    /// Notes that the lights show `snapshot`.
-    mutating func shown(_ snapshot: Snapshot) {
+    /// Notes that the lights show `snapshot`, after `commands` (from ``commands(for:)``) were sent.
+    mutating func shown(_ snapshot: Snapshot, commands: [OutgoingMessage]) {
         shown = state(of: snapshot)
-        for ring in rings { ringsShown[ring.topic] = ring.payload(for: snapshot) }
+        for ring in rings {
+            if let sent = commands.first(where: { $0.topic == "\(ring.topic)/api" }) { ringsShown[ring.topic] = sent.payload }
+        }
     }
 
     /// Forgets what the lights show, so they are set again (after a reconnect).

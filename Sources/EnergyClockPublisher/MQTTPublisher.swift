@@ -78,7 +78,7 @@ package actor MQTTPublisher: ManagerOutput {
         let commands = lights.commands(for: snapshot)
         if !commands.isEmpty {
             for command in commands { guard send(command) else { return } }
-            lights.shown(snapshot)
+            lights.shown(snapshot, commands: commands)
         }
         guard sendChanges(in: .day, of: snapshot) else { return }
         showClock(snapshot)

@@ -43,35 +43,34 @@ extension GridFee {
         guard from != to % 1440 || (from == 0 && to == 1440) else {
             throw .notAllowed(field: field, reason: "from and to are the same time; use 00:00 to 24:00 for the whole day")
         }
-        var days: Set<Int>?
-        if let list = members["days"], list != .null {
-            guard case let .array(items) = list, !items.isEmpty else {
-                throw .wrongType(field: "\(field).days", expected: "a non-empty array of mon…sun", found: list.typeName)
+        let days = try filter(members["days"], field: "\(field).days", expected: "a non-empty array of mon…sun") {
+            item throws(SettingsError) in
+            guard case let .string(name) = item, let day = dayNames.firstIndex(of: name.lowercased()) else {
+                throw SettingsError.invalidChoice(field: "\(field).days", value: item.text, allowed: dayNames)
             }
-            var set = Set<Int>()
-            for item in items {
-                guard case let .string(name) = item, let day = dayNames.firstIndex(of: name.lowercased()) else {
-                    throw .invalidChoice(field: "\(field).days", value: item.text, allowed: dayNames)
-                }
-                set.insert(day)
-            }
-            days = set
+            return day
         }
-        var months: Set<Int>?
-        if let list = members["months"], list != .null {
-            guard case let .array(items) = list, !items.isEmpty else {
-                throw .wrongType(field: "\(field).months", expected: "a non-empty array of 1…12", found: list.typeName)
+        let months = try filter(members["months"], field: "\(field).months", expected: "a non-empty array of 1…12") {
+            item throws(SettingsError) in
+            guard case let .number(n) = item, n == n.rounded(), (1...12).contains(n) else {
+                throw SettingsError.outOfRange(field: "\(field).months", value: item.text, allowed: "whole numbers from 1 to 12")
             }
-            var set = Set<Int>()
-            for item in items {
-                guard case let .number(n) = item, n == n.rounded(), (1...12).contains(n) else {
-                    throw .outOfRange(field: "\(field).months", value: item.text, allowed: "whole numbers from 1 to 12")
-                }
-                set.insert(Int(n))
-            }
-            months = set
+            return Int(n)
         }
         return Period(from: from, to: to, fee: try fee(feeValue, field: "\(field).fee"), days: days, months: months)
+    }
+
+    /// A period's `days` or `months`: nil when absent, else a non-empty list of checked entries.
+    private static func filter(
+        _ value: JSONValue?, field: String, expected: String, entry: (JSONValue) throws(SettingsError) -> Int
+    ) throws(SettingsError) -> Set<Int>? {
+        guard let value, value != .null else { return nil }
+        guard case let .array(items) = value, !items.isEmpty else {
+            throw .wrongType(field: field, expected: expected, found: value.typeName)
+        }
+        var set = Set<Int>()
+        for item in items { set.insert(try entry(item)) }
+        return set
     }
 
     private static func fee(_ value: JSONValue, field: String) throws(SettingsError) -> Double {
