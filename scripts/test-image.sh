@@ -91,8 +91,14 @@ sub() { mosquitto_sub -p "$port" -t "$1" -C 1 -W "${2:-20}"; }
 
 step "running the image"
 run_daemon energyclock-test
-price="$(sub energyclock/price)" || { podman logs energyclock-test; fail "no retained price"; }
-[ -n "$price" ] || fail "empty price"
+# Until the prices file is read the price topic is empty (cleared, never made up): wait for a price.
+price=""
+for _ in $(seq 20); do
+    price="$(sub energyclock/price 2)" || true
+    [ -n "$price" ] && break
+    sleep 0.5
+done
+[ -n "$price" ] || { podman logs energyclock-test; fail "no retained price"; }
 echo "price: $price; color: $(sub energyclock/color)"
 sub energyclock/clock/png >/dev/null || fail "no clock picture"
 
@@ -116,7 +122,8 @@ podman rm energyclock-test >/dev/null
 step "the settings survive a new container on the same volume"
 run_daemon energyclock-test2
 sleep 1
-sub energyclock/settings | grep -q '"green_max":0.123' || fail "the setting was lost"
+settings="$(sub energyclock/settings)" || true
+grep -q '"green_max":0.123' <<<"$settings" || fail "the setting was lost"
 
 step "unhealthy when the broker is gone for long"
 kill "$broker_pid"
@@ -146,10 +153,13 @@ podman run -d --name energyclock-addon --network host -v "$work/addon-data:/data
     -e SUPERVISOR_TOKEN=test-token -e ENERGYCLOCK_SUPERVISOR_URL="http://127.0.0.1:$supervisor_port" \
     -e ENERGYCLOCK_CUSTOM_URL=file:///prices.json -e TZ=Europe/Brussels localhost/energyclock-addon:test >/dev/null 2>>"$work/podman.log"
 containers+=(energyclock-addon)
-sub energyclock/settings | grep -q '"source":"custom"' || { podman logs energyclock-addon; fail "the add-on did not start"; }
+settings="$(sub energyclock/settings)" || true
+grep -q '"source":"custom"' <<<"$settings" || { podman logs energyclock-addon; fail "the add-on did not start"; }
 sub homeassistant/image/energyclock/clock/config >/dev/null || fail "no discovery from the add-on"
 wait "$led_pid" || true
 grep -q '"band"' "$work/led" || fail "the add-on's light was not set"
-podman logs energyclock-addon 2>&1 | grep -q "zone Europe/Brussels" || fail "the add-on did not take Home Assistant's time zone"
-[ -s "$work/addon-data/energyclock.sqlite" ] || ls "$work/addon-data" | grep -q sqlite || fail "no store in /data"
+# Read the log whole first: `grep -q` stops reading early, which pipefail would count as a failure.
+addon_log="$(podman logs energyclock-addon 2>&1)"
+grep -q "zone Europe/Brussels" <<<"$addon_log" || fail "the add-on did not take Home Assistant's time zone"
+[ -s "$work/addon-data/energyclock.sqlite" ] || fail "no store in /data"
 echo "test-image: all passed"
