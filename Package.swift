@@ -38,7 +38,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
 
-        // glibc's malloc.h: trimming and arena limits.
+        // glibc's malloc.h: arena limits.
         .systemLibrary(name: "CMalloc"),
 
         // Named threads for blocking C calls and memory housekeeping, without Foundation.

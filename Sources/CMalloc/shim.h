@@ -1,2 +1,2 @@
-// glibc's malloc tuning, which its Swift module map leaves out.
+// glibc's malloc tuning (mallopt), which its Swift module map leaves out.
 #include <malloc.h>
