@@ -56,7 +56,7 @@ let package = Package(
         // The clock as SVG and PNG through cairo, and the helper that draws it for the daemon, so
         // the daemon itself never loads cairo.
         .target(name: "EnergyClockRender", dependencies: ["EnergyClockFace", "CCairo"]),
-        .executableTarget(name: "energyclock-render", dependencies: ["EnergyClockRender"]),
+        .executableTarget(name: "energyclock-render", dependencies: ["EnergyClockRender", "Platform"]),
 
         // Topic tree, payloads and the service that ties the manager to the broker.
         .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "EnergyClockFace", "MQTTClient", "Platform"]),

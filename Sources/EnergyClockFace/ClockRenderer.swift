@@ -47,16 +47,7 @@ public struct ClockRenderer: Sendable {
         let outcome = await run(arguments, face)
         guard outcome.status == 0 else { throw failure(outcome) }
         // With `-`, the helper's standard output is this program's.
-        if !outcome.output.isEmpty { Self.forward(outcome.output) }
-    }
-
-    private static func forward(_ bytes: [UInt8]) {
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            let count = rest.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-            guard count > 0 else { return }
-            rest = rest.dropFirst(count)
-        }
+        if !outcome.output.isEmpty { FileDescriptor.writeAll(1, outcome.output) }
     }
 
     private func run(_ arguments: [String], _ face: ClockFace) async -> Subprocess.Outcome {

@@ -55,13 +55,7 @@ package enum Subprocess {
         }
         // A helper that dies early must end the write with EPIPE, not end this process.
         signal(SIGPIPE, SIG_IGN)
-        var rest = input[...]
-        while !rest.isEmpty {
-            let count = rest.withUnsafeBytes { write(toChild[1], $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            if count <= 0 { break }
-            rest = rest.dropFirst(count)
-        }
+        FileDescriptor.writeAll(toChild[1], input)
         close(toChild[1])
         let output = readAll(fromChild[0])
         let errors = readAll(errorsFromChild[0])
@@ -80,13 +74,6 @@ package enum Subprocess {
 
     private static func readAll(_ fd: Int32) -> [UInt8] {
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return bytes }
-            bytes += chunk[..<count]
-        }
+        return FileDescriptor.readAll(fd) ?? []
     }
 }

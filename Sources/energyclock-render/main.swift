@@ -1,6 +1,7 @@
 import EnergyClockFace
 import EnergyClockRender
 import Glibc
+import Platform
 
 // energyclock-render: draws a clock face given as JSON on standard input.
 //
@@ -11,33 +12,20 @@ import Glibc
 // each drawing, so cairo and its fonts never stay in the daemon's memory.
 
 func fail(_ message: String) -> Never {
-    let line = Array("energyclock-render: \(message)\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    FileDescriptor.writeAll(2, "energyclock-render: \(message)\n".utf8)
     exit(2)
 }
 
 func readInput() -> [UInt8] {
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 << 10)
-    while true {
-        let count = read(0, &chunk, chunk.count)
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return bytes }
-        guard bytes.count + count <= 4 << 20 else { fail("the face is larger than 4 MiB") }
-        bytes += chunk[..<count]
-    }
+    let limit = 4 << 20
+    guard let bytes = FileDescriptor.readAll(0, limit: limit + 1) else { fail("cannot read standard input") }
+    guard bytes.count <= limit else { fail("the face is larger than 4 MiB") }
+    return bytes
 }
 
 func output(_ bytes: [UInt8], to path: String) {
     let fd = path == "-" ? 1 : open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { fail("cannot write \(path): \(String(cString: strerror(errno)))") }
-    var rest = bytes[...]
-    while !rest.isEmpty {
-        let count = rest.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { fail("cannot write \(path): \(String(cString: strerror(errno)))") }
-        rest = rest.dropFirst(count)
-    }
+    guard fd >= 0, FileDescriptor.writeAll(fd, bytes) else { fail("cannot write \(path): \(String(cString: strerror(errno)))") }
     if path != "-" { close(fd) }
 }
 

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// A price list of the user's own, from an `http(s)://` or `file://` URL (the `custom_url` setting).
 ///
@@ -48,16 +49,11 @@ public struct CustomSource: PriceSource {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SourceError(source: id, problem: .transport("cannot read \(path)")) }
         defer { close(fd) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while data.count <= http.maxBodyBytes {
-            let count = Glibc.read(fd, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw SourceError(source: id, problem: .transport("cannot read \(path)")) }
-            if count == 0 { return data }
-            data += chunk[..<count]
+        guard let data = FileDescriptor.readAll(fd, limit: http.maxBodyBytes + 1) else {
+            throw SourceError(source: id, problem: .transport("cannot read \(path)"))
         }
-        throw SourceError(source: id, problem: .tooLarge(limit: http.maxBodyBytes))
+        guard data.count <= http.maxBodyBytes else { throw SourceError(source: id, problem: .tooLarge(limit: http.maxBodyBytes)) }
+        return data
     }
 
     /// Reads the documented shape into validated slots in EUR/kWh.

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// What a running daemon last said about itself, in `health.json` in its state directory, for
 /// `energyclock health` (a container's health check) to judge.
@@ -38,9 +39,9 @@ public struct HealthRecord: Sendable, Equatable {
         let bytes = Array(w.output.utf8)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw StoreError(action: "write \(temporary)", message: StateDirectory.lastError()) }
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let written = FileDescriptor.writeAll(fd, bytes)
         close(fd)
-        guard written == bytes.count, rename(temporary, path) == 0 else {
+        guard written, rename(temporary, path) == 0 else {
             throw StoreError(action: "write \(path)", message: StateDirectory.lastError())
         }
     }
