@@ -67,7 +67,7 @@ let package = Package(
         // What the tests share: the test clock, recorded answers, a memory source, a recording output.
         .target(name: "EnergyClockTesting", dependencies: ["EnergyClockCore"], resources: [.copy("Fixtures")]),
 
-        .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "EnergyClockTesting", "CSQLite"]),
+        .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "EnergyClockTesting", "CSQLite", "Platform"]),
         .testTarget(
             name: "EnergyClockRenderTests",
             dependencies: [

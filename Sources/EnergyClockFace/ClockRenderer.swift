@@ -9,8 +9,15 @@ public struct ClockRenderer: Sendable {
     /// The helper program.
     public var helper: String
 
+    /// How long one drawing may take and how much it may write: a helper that hangs or floods
+    /// is killed, and the daemon draws again later.
+    package var limits = Subprocess.Limits(seconds: 10, outputBytes: 8 << 20)
+
     /// Why a picture could not be drawn.
     public struct Failure: Error, CustomStringConvertible {
+        /// The kind of failure, for logging each kind once: `notStarted`, `timedOut`,
+        /// `outputTooLarge`, `failed` or `badOutput`.
+        public let kind: String
         /// What went wrong, with the helper's own message.
         public let description: String
     }
@@ -29,40 +36,83 @@ public struct ClockRenderer: Sendable {
         self.helper = helper
     }
 
-    /// The PNG and the SVG of `face`, drawn on a thread of their own.
+    /// The PNG and the SVG of `face`, drawn on a thread of their own and checked: a PNG must
+    /// start with the PNG signature and an SVG must be an `<svg>` document, or nothing is drawn.
     public func draw(_ face: ClockFace) async throws(Failure) -> (png: [UInt8], svg: [UInt8]) {
         let outcome = await run([], face)
-        guard outcome.status == 0, let newline = outcome.output.firstIndex(of: 0x0A),
+        guard outcome.ending == .exited(0) else { throw failure(outcome) }
+        guard let newline = outcome.output.prefix(16).firstIndex(of: 0x0A),
             let length = Int(String(decoding: outcome.output[..<newline], as: UTF8.self)),
             length >= 0, newline + 1 + length <= outcome.output.count
-        else { throw failure(outcome) }
+        else { throw Failure(kind: "badOutput", description: "\(helper) wrote no PNG length line") }
         let png = Array(outcome.output[(newline + 1)..<(newline + 1 + length)])
         let svg = Array(outcome.output[(newline + 1 + length)...])
+        if let problem = Self.problem(png: png) ?? Self.problem(svg: svg) {
+            throw Failure(kind: "badOutput", description: "\(helper) wrote \(problem)")
+        }
         return (png, svg)
+    }
+
+    /// The eight bytes every PNG starts with.
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// What is wrong with `png` as a picture to publish, or nil.
+    static func problem(png: [UInt8]) -> String? {
+        guard png.count > 8 + 25, png.starts(with: pngSignature) else { return "a PNG without the PNG signature" }
+        return nil
+    }
+
+    /// What is wrong with `svg` as a picture to publish, or nil: it must be UTF-8 whose root is `<svg`.
+    static func problem(svg: [UInt8]) -> String? {
+        guard let text = String(validating: svg, as: UTF8.self) else { return "an SVG that is not UTF-8" }
+        var rest = Substring(text.trimmed)
+        if rest.hasPrefix("<?xml"), let end = rest.firstRange(of: "?>") { rest = rest[end.upperBound...].drop { $0.isWhitespace } }
+        guard rest.hasPrefix("<svg"), rest.hasSuffix("</svg>") else { return "an SVG whose root is not <svg>" }
+        return nil
     }
 
     /// Writes the PNG and the SVG of `face` to the files given (`-` for standard output).
     public func write(_ face: ClockFace, png: String?, svg: String?) async throws(Failure) {
         let arguments = (png.map { ["--png", $0] } ?? []) + (svg.map { ["--svg", $0] } ?? [])
         let outcome = await run(arguments, face)
-        guard outcome.status == 0 else { throw failure(outcome) }
+        guard outcome.ending == .exited(0) else { throw failure(outcome) }
         // With `-`, the helper's standard output is this program's.
         if !outcome.output.isEmpty { FileDescriptor.writeAll(1, outcome.output) }
     }
 
+    /// Runs the helper on a thread of its own; a cancelled task kills it.
     private func run(_ arguments: [String], _ face: ClockFace) async -> Subprocess.Outcome {
-        let helper = helper
+        let (helper, limits) = (helper, limits)
         let input = Array(face.json.utf8)
-        return await withCheckedContinuation { continuation in
-            let started = DetachedThread.start(name: "render") {
-                continuation.resume(returning: Subprocess.run(helper, arguments, input: input))
+        let cancellation = Subprocess.Cancellation()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                let started = DetachedThread.start(name: "render") {
+                    continuation.resume(
+                        returning: Subprocess.run(helper, arguments, input: input, limits: limits, cancellation: cancellation))
+                }
+                if !started {
+                    continuation.resume(returning: Subprocess.Outcome(ending: .notStarted("no thread left"), output: [], errors: []))
+                }
             }
-            if !started { continuation.resume(returning: Subprocess.Outcome(status: -1, output: [], errors: [])) }
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 
     private func failure(_ outcome: Subprocess.Outcome) -> Failure {
-        let message = String(decoding: outcome.errors, as: UTF8.self).trimmed
-        return Failure(description: message.isEmpty ? "\(helper) ended with status \(outcome.status)" : message)
+        // One line of the helper's own words, bounded: it may have written anything.
+        let said = Quote.clip(String(decoding: outcome.errors, as: UTF8.self).trimmed, limit: 300)
+        let detail = said.isEmpty ? "" : ": \(said)"
+        switch outcome.ending {
+        case let .notStarted(reason): return Failure(kind: "notStarted", description: reason)
+        case let .timedOut(seconds):
+            return Failure(kind: "timedOut", description: "\(helper) took longer than \(Quote.number(seconds)) s and was stopped\(detail)")
+        case let .outputTooLarge(limit):
+            return Failure(kind: "outputTooLarge", description: "\(helper) wrote more than \(limit) bytes and was stopped")
+        case .cancelled: return Failure(kind: "cancelled", description: "the drawing was stopped")
+        case let .exited(status): return Failure(kind: "failed", description: "\(helper) ended with status \(status)\(detail)")
+        case let .signalled(signal): return Failure(kind: "failed", description: "\(helper) was ended by signal \(signal)\(detail)")
+        }
     }
 }

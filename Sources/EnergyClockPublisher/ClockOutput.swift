@@ -5,7 +5,9 @@ import EnergyClockFace
 /// changes (a band, the thresholds, the palette, the current slot), never more than once a second.
 ///
 /// The drawing runs in the `energyclock-render` helper, one at a time; a change while one is under
-/// way is drawn after it, from the newest snapshot.
+/// way is drawn after it, from the newest snapshot. A failed drawing is tried again after a pause
+/// that doubles with each failure (30 s up to 30 minutes), at the next change after it, never in a
+/// loop; each kind of failure is logged once until a drawing works again.
 struct ClockOutput {
     let topics: TopicTree
     let enabled: Bool
@@ -14,6 +16,16 @@ struct ClockOutput {
     private var startedAt: ContinuousClock.Instant?
     /// A drawing is under way, or waits for its second to come.
     private(set) var busy = false
+    /// Drawings that failed in a row; each doubles the pause before the next try.
+    private var failures = 0
+    /// No drawing before this instant, after a failure.
+    private var retryAt: ContinuousClock.Instant?
+    /// The kinds of failure logged since the last drawing that worked: each is logged once.
+    private var loggedKinds: Set<String> = []
+
+    /// The pause after the first failed drawing, doubled after each further one up to ``retryMax``.
+    static let retryBase = Duration.seconds(30)
+    static let retryMax = Duration.seconds(1800)
 
     /// The least time between two drawings.
     static let interval = Duration.seconds(1)
@@ -47,7 +59,7 @@ struct ClockOutput {
 
     /// Whether `snapshot` needs a new drawing at `now`; nothing while one is under way.
     mutating func decide(for snapshot: Snapshot, at now: ContinuousClock.Instant) -> Decision {
-        guard enabled, !busy else { return .nothing }
+        guard enabled, !busy, retryAt.map({ now >= $0 }) ?? true else { return .nothing }
         let face = ClockFace(snapshot)
         let key = Self.key(face, snapshot)
         guard key != shown else { return .nothing }
@@ -57,15 +69,34 @@ struct ClockOutput {
         return .draw(face, key: key, after: due > now ? due - now : .zero)
     }
 
-    /// A drawing ended; the retained messages to send when it succeeded.
-    mutating func drawn(_ key: Key, _ pictures: (png: [UInt8], svg: [UInt8])?) -> [OutgoingMessage] {
+    /// A drawing failed with a failure of `kind` at `now`: nothing is drawn until a pause has
+    /// passed. Returns the pause, and whether this kind of failure is new since the last success
+    /// and so worth a log line.
+    mutating func failed(_ kind: String, at now: ContinuousClock.Instant) -> (pause: Duration, log: Bool) {
         busy = false
-        guard let pictures else { return [] }
+        failures += 1
+        var pause = Self.retryBase
+        for _ in 1..<min(failures, 8) { pause = min(pause * 2, Self.retryMax) }
+        retryAt = now + pause
+        return (pause, loggedKinds.insert(kind).inserted)
+    }
+
+    /// A drawing ended without a picture or a failure (it was stopped): tried again at the next change.
+    mutating func abandoned() { busy = false }
+
+    /// A drawing succeeded: the retained messages to send, and whether drawing failed before.
+    mutating func drawn(_ key: Key, _ pictures: (png: [UInt8], svg: [UInt8])) -> (messages: [OutgoingMessage], recovered: Bool) {
+        busy = false
+        failures = 0
+        retryAt = nil
+        let recovered = !loggedKinds.isEmpty
+        loggedKinds = []
         shown = key
-        return [
+        let messages = [
             OutgoingMessage(topics.clockPNG, bytes: pictures.png, retain: true),
             OutgoingMessage(topics.clockSVG, bytes: pictures.svg, retain: true),
         ]
+        return (messages, recovered)
     }
 
     /// Forgets what was sent, so the next snapshot is drawn again (after a reconnect).

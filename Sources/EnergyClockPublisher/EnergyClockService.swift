@@ -99,6 +99,7 @@ package final class EnergyClockService: Sendable {
 
     /// Publishes `offline`, disconnects and closes the store.
     private func shutdown() async {
+        await publisher.stopDrawing()
         await publisher.goOffline()
         await client.stop()
         await manager.close()

@@ -23,6 +23,8 @@ package actor MQTTPublisher: ManagerOutput {
     /// The price unit of the discovery configs last announced; they follow the currency setting.
     var announcedUnit: String?
     var clock: ClockOutput
+    /// The drawing under way, stopped at shutdown.
+    var drawing: Task<Void, Never>?
     /// Where `health.json` goes, for `energyclock health`; nil for none.
     let healthDirectory: StateDirectory?
     var health = HealthRecord(connected: false, since: Date())
@@ -89,23 +91,41 @@ package actor MQTTPublisher: ManagerOutput {
     private func showClock(_ snapshot: Snapshot) {
         guard case let .draw(face, key, delay) = clock.decide(for: snapshot, at: .now) else { return }
         let renderer = options.renderer
-        Task {
+        drawing = Task {
             if delay > .zero { try? await Task.sleep(for: delay) }
-            var pictures: (png: [UInt8], svg: [UInt8])?
-            do {
-                pictures = try await renderer.draw(face)
+            guard !Task.isCancelled else { return clockDrawn(key, nil) }
+            let result: Result<(png: [UInt8], svg: [UInt8]), ClockRenderer.Failure>
+            do throws(ClockRenderer.Failure) {
+                result = .success(try await renderer.draw(face))
             } catch {
-                logger.error("could not draw the clock: \(error)")
+                result = .failure(error)
             }
-            clockDrawn(key, pictures)
+            clockDrawn(key, Task.isCancelled ? nil : result)
         }
     }
 
-    private func clockDrawn(_ key: ClockOutput.Key, _ pictures: (png: [UInt8], svg: [UInt8])?) {
-        let messages = clock.drawn(key, pictures)
-        guard connected else { return }
-        for message in messages { guard send(message) else { return } }
-        if let latest { showClock(latest) }
+    private func clockDrawn(_ key: ClockOutput.Key, _ result: Result<(png: [UInt8], svg: [UInt8]), ClockRenderer.Failure>?) {
+        drawing = nil
+        switch result {
+        case nil:
+            clock.abandoned()
+        case let .failure(failure)?:
+            let (pause, log) = clock.failed(failure.kind, at: .now)
+            if log { logger.error("could not draw the clock: \(failure); trying again in \(pause.components.seconds) s") }
+        case let .success(pictures)?:
+            let (messages, recovered) = clock.drawn(key, pictures)
+            if recovered { logger.info("the clock is drawn again") }
+            guard connected else { return }
+            for message in messages { guard send(message) else { return } }
+            if let latest { showClock(latest) }
+        }
+    }
+
+    /// Stops a drawing under way and waits for it, so that no helper outlives the daemon.
+    package func stopDrawing() async {
+        let running = drawing
+        running?.cancel()
+        await running?.value
     }
 
     /// Sends the changed topics of one part of the tree; false when the connection failed.

@@ -48,7 +48,7 @@ package enum Payloads {
         let calendar = snapshot.calendar
         var messages: [RetainedMessage] = []
         func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
-        put(topics.settings, snapshot.settings.json)
+        put(topics.settings, snapshot.settings.shownJSON)
         put(topics.thresholds, thresholds(snapshot))
         put(topics.pricesToday, slotArray(snapshot.today, calendar))
         put(topics.pricesTomorrow, slotArray(snapshot.tomorrow, calendar))

@@ -16,6 +16,9 @@ package struct PublisherOptions: Sendable {
     package var clockImage: Bool
     /// What draws the clock pictures.
     package var renderer: ClockRenderer
+    /// The topics (and everything below them) that MQTT 5 answers may go to; empty for the
+    /// default, `<prefix>/reply` and `reply` (see ``ReplyPolicy``).
+    package var replyPrefixes: [String] = []
 
     /// Options with the defaults: windows of 1 to 4 hours, no discovery, no LEDs, no InfluxDB.
     package init(

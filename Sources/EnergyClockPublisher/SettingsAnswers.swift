@@ -16,7 +16,7 @@ struct SettingsAnswers {
         let json = outcome.json
         var messages: [OutgoingMessage] = []
         if case .failure = outcome.result, let settings {
-            messages.append(OutgoingMessage(topics.settings, settings.json, retain: true))
+            messages.append(OutgoingMessage(topics.settings, settings.shownJSON, retain: true))
         }
         messages.append(OutgoingMessage(topics.settingsResult, json, retain: false))
         if let reply = outcome.reply {

@@ -12,12 +12,28 @@ package struct TopicTree: Sendable, Equatable {
         self.prefix = trimmed
     }
 
-    /// Whether `prefix` is usable: non-empty, with no wildcard or NUL.
-    package static func isValidPrefix(_ prefix: String) -> Bool {
-        !prefix.isEmpty && !prefix.contains("+") && !prefix.contains("#") && !prefix.contains("\0")
+    /// Why `prefix` cannot root a topic tree, or nil when it can: it must be a topic a client may
+    /// publish to, with no wildcard or NUL, no empty level (`/`, `a//b`), not `$SYS/…` or
+    /// `$share/…` (topics starting with `$` belong to the broker), and at most 200 bytes.
+    package static func problem(withPrefix prefix: String) -> String? {
+        var trimmed = Substring(prefix)
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        if trimmed.isEmpty { return "it is empty" }
+        if trimmed.utf8.count > 200 { return "it is longer than 200 bytes" }
+        if trimmed.contains("+") || trimmed.contains("#") { return "it holds a wildcard (+ or #)" }
+        if trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) { return "it holds a control character" }
+        if trimmed.hasPrefix("$") { return "topics starting with $ belong to the broker" }
+        if trimmed.split(separator: "/", omittingEmptySubsequences: false).contains(where: \.isEmpty) {
+            return "it has an empty level"
+        }
+        return nil
     }
 
     func topic(_ suffix: String) -> String { "\(prefix)/\(suffix)" }
+
+    /// Where MQTT 5 requesters may ask for answers by default: `<prefix>/reply/…`; the daemon
+    /// publishes nothing of its own there.
+    package var reply: String { topic("reply") }
 
     /// `online`, or the Last Will `offline`.
     package var status: String { topic("status") }

@@ -67,6 +67,10 @@ extension Configuration {
                 repeatable: true),
             OptionSpec(name: "z2m-base-topic", value: "TOPIC", help: "Zigbee2MQTT's base topic (default: zigbee2mqtt)"),
             OptionSpec(
+                name: "reply-topic-prefix", value: "TOPIC",
+                help: "MQTT 5 answers go only to this topic and below; repeatable (default: <prefix>/reply and reply)",
+                repeatable: true),
+            OptionSpec(
                 name: "settings", value: "JSON",
                 help: "settings applied at start, as on settings/set, e.g. {\"source\":\"entsoe\",\"zone\":\"BE\"}"),
             OptionSpec(

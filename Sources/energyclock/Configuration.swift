@@ -2,6 +2,7 @@ import EnergyClockCore
 import EnergyClockPublisher
 import FoundationEssentials
 import MQTTClient
+import Platform
 
 /// Everything the daemon and the `prices` command need, read from flags and environment.
 struct Configuration {
@@ -21,6 +22,8 @@ struct Configuration {
     var source: String?
     var discoveryMode: HADiscovery.Mode
     var discoveryPrefix: String
+    /// `run`: where MQTT 5 answers may go; empty for the default.
+    var replyPrefixes: [String]
     var leds: [LEDTarget]
     var z2mBaseTopic: String
     var cheapestHours: [Int]
@@ -74,8 +77,8 @@ struct Configuration {
         }
         discoveryMode = mode
         discoveryPrefix = options["ha-discovery-prefix"] ?? "homeassistant"
-        guard TopicTree.isValidPrefix(discoveryPrefix) else {
-            throw UsageError("\(options.origin("ha-discovery-prefix")) must be a topic without + or #")
+        if let problem = TopicTree.problem(withPrefix: discoveryPrefix) {
+            throw UsageError("\(options.origin("ha-discovery-prefix")) cannot be \(Quote.json(discoveryPrefix)): \(problem)")
         }
         leds = try options.all("led").map { text throws(UsageError) in
             do {
@@ -130,10 +133,17 @@ struct Configuration {
         if svgPath == "-" && pngPath == "-" { throw UsageError("--svg and --png cannot both go to standard output") }
 
         let prefix = options["topic-prefix"] ?? "energyclock"
-        guard TopicTree.isValidPrefix(prefix) else {
-            throw UsageError("\(options.origin("topic-prefix")) must be a non-empty topic without + or #, got \"\(prefix)\"")
+        if let problem = TopicTree.problem(withPrefix: prefix) {
+            throw UsageError("\(options.origin("topic-prefix")) cannot be \(Quote.json(prefix)): \(problem)")
         }
         topics = TopicTree(prefix: prefix)
+        replyPrefixes = try options.all("reply-topic-prefix").flatMap { $0.split(separator: ",").map { String($0.trimmed) } }.map {
+            prefix throws(UsageError) in
+            if let problem = TopicTree.problem(withPrefix: prefix) {
+                throw UsageError("\(options.origin("reply-topic-prefix")) cannot be \(Quote.json(prefix)): \(problem)")
+            }
+            return TopicTree(prefix: prefix).prefix
+        }
 
         let versionText = options["mqtt-version"] ?? "5"
         let version: MQTTVersion
@@ -205,8 +215,10 @@ struct Configuration {
         -> String?
     {
         if let path = options[file] {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw UsageError("\(options.origin(file)): cannot read \(path)")
+            let data: [UInt8]
+            switch RegularFile.read(path, limit: 64 << 10, timeout: 2) {
+            case let .success(bytes): data = bytes
+            case let .failure(failure): throw UsageError("\(options.origin(file)): \(failure)")
             }
             var text = String(decoding: data, as: UTF8.self)
             while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
@@ -268,6 +280,7 @@ struct Configuration {
                 influx: influx.map { InfluxWriter(target: $0, logger: logger("influx")) }, clockImage: clockImage
             )
         )
+        parts.publisher.replyPrefixes = replyPrefixes
         parts.allowRemoteURL = allowRemoteURL
         parts.overrides = overrides
         parts.logLevel = logLevel

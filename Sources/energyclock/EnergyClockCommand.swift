@@ -89,6 +89,9 @@ enum ExitStatus {
 
 /// `energyclock run`: the daemon.
 enum Daemon {
+    /// Seconds a shutdown may take before the process ends regardless.
+    static let shutdownLimit = 10
+
     /// Runs until SIGTERM, SIGINT or SIGHUP; returns the exit status.
     static func run(_ config: Configuration) async -> Int32 {
         Memory.limitArenas()
@@ -118,6 +121,14 @@ enum Daemon {
             for await number in signals {
                 logger.info("received signal \(number), shutting down")
                 running.cancel()
+                // Whatever a fetch, a parse or a helper is doing, the process ends: every part
+                // stops within a second or two, and should one not, the broker's Last Will says
+                // `offline` once the connection drops with the process.
+                DetachedThread.start(name: "shutdown-guard") {
+                    sleep(UInt32(Daemon.shutdownLimit))
+                    logger.error("shutdown took longer than \(Daemon.shutdownLimit) s; exiting now")
+                    _exit(ExitStatus.failure)
+                }
                 return
             }
         }

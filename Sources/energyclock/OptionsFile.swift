@@ -1,6 +1,7 @@
 import EnergyClockCore
 import FoundationEssentials
 import Glibc
+import Platform
 
 /// A JSON options file, such as a Home Assistant add-on's `/data/options.json`, read as
 /// `ENERGYCLOCK_*` variables; variables already set and flags win over it.
@@ -13,13 +14,20 @@ enum OptionsFile {
         "ha_discovery": "ENERGYCLOCK_HA_DISCOVERY", "log_level": "ENERGYCLOCK_LOG_LEVEL", "clock_image": "ENERGYCLOCK_CLOCK_IMAGE",
         "state_dir": "ENERGYCLOCK_STATE_DIR",
     ]
+    /// The largest options file read.
+    static let maxFileBytes = 1 << 20
+
     /// Keys that are settings, applied at start as on `settings/set`.
     static let settings: Set<String> = ["source", "zone", "fallback_sources", "currency", "vat_percent"]
 
     /// `environment` with what the file at `path` sets added; an empty value in the file is left out.
     static func merge(_ path: String, into environment: [String: String]) throws(UsageError) -> [String: String] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("cannot read the options file \(path)") }
-        guard case let .object(members)? = JSONValue.parse([UInt8](data)) else {
+        let data: [UInt8]
+        switch RegularFile.read(path, limit: maxFileBytes, timeout: 2) {
+        case let .success(bytes): data = bytes
+        case let .failure(failure): throw UsageError("cannot read the options file: \(failure)")
+        }
+        guard case let .object(members)? = JSONValue.parse(data) else {
             throw UsageError("the options file \(path) is not a JSON object")
         }
         var merged = environment
@@ -96,7 +104,16 @@ enum OptionsFile {
         }
         var merged = environment
         merged["ENERGYCLOCK_MQTT_HOST"] = host
-        if case let .number(port)? = data["port"] { merged["ENERGYCLOCK_MQTT_PORT"] = String(Int(port)) }
+        switch data["port"] {
+        case nil, .null?: break
+        case let .number(number)?:
+            guard let port = Bounded.integer(number, in: 1...65_535) else {
+                throw UsageError("the Supervisor's MQTT service gave the port \(Quote.number(number)), not a port from 1 to 65535")
+            }
+            merged["ENERGYCLOCK_MQTT_PORT"] = String(port)
+        case let other?:
+            throw UsageError("the Supervisor's MQTT service gave \(other.typeName) as the port, not a number")
+        }
         if case let .string(user)? = data["username"], !user.isEmpty, merged["ENERGYCLOCK_MQTT_USERNAME"] == nil {
             merged["ENERGYCLOCK_MQTT_USERNAME"] = user
         }

@@ -77,8 +77,17 @@ import Testing
                 .invalidSlots(.outOfRange(price: 12, at: at("2025-12-15T23:00:00Z"), limit: 10))
             ),
             (
+                // Price strings are plain decimals: not `nan`, not hexadecimal.
                 #"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"nan"}}]}"#,
-                .invalidSlots(.nonFinite(at: at("2025-12-15T23:00:00Z")))
+                .malformed("base[0].price.value is not a number")
+            ),
+            (
+                #"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"0x1p3"}}]}"#,
+                .malformed("base[0].price.value is not a number")
+            ),
+            (
+                #"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00+99:99","price":{"value":"0.1"}}]}"#,
+                .malformed("base[0] has an unreadable time")
             ),
         ]
         for (body, problem) in cases {

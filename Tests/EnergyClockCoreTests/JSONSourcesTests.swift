@@ -116,7 +116,7 @@ import Testing
             (#"{"unit":"ct/kWh","prices":[]}"#, "unit must be EUR/kWh or EUR/MWh"),
             (#"[{"start":1768431600,"end":1768431500,"price":1}]"#, "ends before it starts"),
             (#"[{"start":1768431600,"end":1768435200,"price":1},{"start":1768433400,"end":1768437000,"price":1}]"#, "overlaps"),
-            (#"[{"start":1768431600,"end":1768604400,"price":1}]"#, "longer than a day"),
+            (#"[{"start":1768431600,"end":1768604400,"price":1}]"#, "at most a day"),
             (#"[{"start":1768435200,"end":1768438800,"price":1},{"start":1768431600,"end":1768435200,"price":1}]"#, "out of order"),
         ] {
             #expect { try CustomSource.parse(Array(body.utf8)) } throws: { "\($0)".hasPrefix("custom: ") && "\($0)".contains(reason) }

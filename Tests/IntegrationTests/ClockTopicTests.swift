@@ -41,6 +41,12 @@ struct ClockTopicTests {
         let late = try await TopicRecorder(port: broker.port, filter: "energyclock/clock/png")
         let retained = try #require(late.messages.first)
         #expect(retained.retain && Array(retained.payload.prefix(8)) == Array(png.payload.prefix(8)))
+        // The retained picture is one of those sent; a newer drawing may reach the late subscriber
+        // before the live recorder has it, so wait for the recorder to catch up.
+        let caughtUp = Date().addingTimeInterval(5)
+        while !live.messages.contains(where: { $0.topic == "energyclock/clock/png" && $0.payload == retained.payload }), Date() < caughtUp {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         let sent = live.messages.filter { $0.topic == "energyclock/clock/png" }.map(\.payload)
         #expect(sent.contains(retained.payload), "one of the drawings sent")
         await late.stop()

@@ -21,19 +21,19 @@ struct HostileMQTTTests {
         let hostile = [
             "energyclock/price", "energyclock/settings/set", "energyclock/settings/green_max/set", "energyclock",
             "homeassistant/sensor/energyclock/price/config", "zigbee2mqtt/lamp/set", "wled/ring/api", "cmnd/bulb/Color",
-            "$SYS/x",
+            "$SYS/x", "zigbee2mqtt/bridge/request/restart", "cmnd/tasmotas/Backlog", "wled/all/api", "app/reply",
         ]
         for (index, address) in hostile.enumerated() {
             try live.client.publish("energyclock/settings/history_days/set", "\(index + 2)", responseTopic: address, correlation: [1])
         }
-        try live.client.publish("energyclock/settings/history_days/set", "30", responseTopic: "app/reply", correlation: [7, 8])
-        let reply = await live.wait(for: "app/reply") { object($0)?["ok"] as? Bool == true }
+        try live.client.publish("energyclock/settings/history_days/set", "30", responseTopic: "reply/app", correlation: [7, 8])
+        let reply = await live.wait(for: "reply/app") { object($0)?["ok"] as? Bool == true }
         #expect(object(reply)?["settings"].flatMap { ($0 as? [String: Any])?["history_days"] as? Int } == 30)
         #expect(await live.wait(count: hostile.count + 1, on: "energyclock/settings/result").count == hostile.count + 1)
 
         // Nothing but the regular output reached any of the reserved topics: no {"ok":…} anywhere.
         let answers = live.messages.dropFirst(before).filter { $0.text.hasPrefix(#"{"ok""#) }
-        #expect(Set(answers.map(\.topic)) == ["energyclock/settings/result", "app/reply"])
+        #expect(Set(answers.map(\.topic)) == ["energyclock/settings/result", "reply/app"])
         #expect(live.all("energyclock/price").allSatisfy { $0.isEmpty || Double($0) != nil })
         await live.stop()
         await harness.stop()
@@ -51,9 +51,18 @@ struct HostileMQTTTests {
         #expect(policy.refusal(for: "home/light") != nil)
         #expect(policy.refusal(for: "a/+/b")?.contains("wildcard") == true)
         #expect(policy.refusal(for: "$SYS/broker") != nil)
-        #expect(policy.refusal(for: "home/ecx/reply") == nil)
-        #expect(policy.refusal(for: "homeassistant/x") == nil)
-        #expect(policy.refusal(for: "home/lighting") == nil)
+        // Only the reply trees are open: the daemon's own and `reply/`, or the ones configured.
+        #expect(policy.refusal(for: "home/ec/reply/phone") == nil)
+        #expect(policy.refusal(for: "reply/phone") == nil)
+        #expect(policy.refusal(for: "home/ecx/reply")?.contains("--reply-topic-prefix") == true)
+        #expect(policy.refusal(for: "zigbee2mqtt/bridge/request/restart")?.contains("home/ec/reply, reply") == true)
+        #expect(policy.refusal(for: "replyx") != nil)
+        var custom = options
+        custom.replyPrefixes = ["apps/answers", "ha"]
+        let chosen = ReplyPolicy(topics: TopicTree(prefix: "home/ec"), options: custom)
+        #expect(chosen.refusal(for: "apps/answers/1") == nil)
+        #expect(chosen.refusal(for: "reply/phone") != nil)
+        #expect(chosen.refusal(for: "ha/sensor/x/config")?.contains("never go to ha") == true, "a reserved topic stays closed")
 
         // An empty response topic is no address at all: the request is answered on settings/result only.
         let router = CommandRouter(topics: TopicTree(prefix: "home/ec"), sources: ["energyzero"], replies: policy)
@@ -61,8 +70,8 @@ struct HostileMQTTTests {
             from: MQTTMessage(topic: "home/ec/settings/set", payload: Array(#"{"history_days":3}"#.utf8), responseTopic: ""))
         #expect(empty?.reply == nil)
         #expect((try? empty?.patch.get()) != nil)
-        let allowed = router.request(from: MQTTMessage(topic: "home/ec/settings/set", payload: Array("{}".utf8), responseTopic: "app/x"))
-        #expect(allowed?.reply?.address == "app/x")
+        let allowed = router.request(from: MQTTMessage(topic: "home/ec/settings/set", payload: Array("{}".utf8), responseTopic: "reply/x"))
+        #expect(allowed?.reply?.address == "reply/x")
     }
 
     @Test func retainedCommandsAreRefusedLiveAndDeletionsIgnored() async throws {

@@ -154,6 +154,12 @@ struct ProcessTests {
         (["fly"], "unknown command \"fly\""),
         (["run", "--palette", "purple=#000000"], "--palette: palette must be one of green, yellow, orange, red"),
         (["run", "--custom-url", "ftp://example.org/p.json"], "--custom-url: custom_url must be an http://, https:// or file:// URL"),
+        (["run", "--topic-prefix", "/"], "--topic-prefix cannot be \"/\": it is empty"),
+        (["run", "--topic-prefix", "$SYS/x"], "--topic-prefix cannot be \"$SYS/x\": topics starting with $ belong to the broker"),
+        (["run", "--topic-prefix", "$share/g/x"], "topics starting with $ belong to the broker"),
+        (["run", "--topic-prefix", "a//b"], "it has an empty level"),
+        (["run", "--reply-topic-prefix", "reply/#"], "--reply-topic-prefix cannot be \"reply/#\": it holds a wildcard"),
+        (["run", "--custom-url", "ftp://u:hunter2@example.org/p.json"], "ftp://[redacted]@example.org/p.json"),
     ])
     func badFlagsExitWithStatus2AndSayWhy(arguments: [String], message: String) async throws {
         let process = try ChildProcess(Self.binary, arguments, environment: daemonEnvironment())

@@ -37,7 +37,12 @@ struct SecretsTests {
                         """
                     return TestHTTPServer.Response(status: 400, contentType: "text/xml", body: Array(ack.utf8))
                 }
-                return TestHTTPServer.Response(contentType: "text/xml", body: fixture("BE_60M.xml"))
+                // The recorded day, moved to yesterday: slots far from now are refused as broken.
+                let day = { (offset: Double) in String(ISO8601DateFormatter().string(from: Date(timeIntervalSinceNow: offset)).prefix(10)) }
+                let moved = String(decoding: fixture("BE_60M.xml"), as: UTF8.self)
+                    .replacingOccurrences(of: "2024-10-07T22:00Z", with: day(-2 * 86_400) + "T22:00Z")
+                    .replacingOccurrences(of: "2024-10-08T22:00Z", with: day(-86_400) + "T22:00Z")
+                return TestHTTPServer.Response(contentType: "text/xml", body: Array(moved.utf8))
             }
             if target.contains("write") {
                 guard influxCalls.add(1, ordering: .relaxed).newValue > 2 else {

@@ -109,7 +109,7 @@ struct SettingsRoundTripTests {
     @Test func mqtt5RequestsGetAnAnswerOnTheirResponseTopic() async throws {
         let broker = try await TestBroker.start()
         let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon))
-        let reply = "clients/\(UUID().uuidString)/reply"
+        let reply = "reply/\(UUID().uuidString)"
         // `online` follows the daemon's subscriptions, so a request after it is heard.
         let status = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
         _ = await status.wait(for: "energyclock/status") { $0 == "online" }

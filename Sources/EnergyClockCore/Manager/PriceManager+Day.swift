@@ -25,7 +25,7 @@ extension PriceManager {
         }
         for wantedDay in wanted where !held.covers(calendar.interval(of: wantedDay)) {
             do {
-                let fetched = try await source.fetch(day: wantedDay, calendar: calendar, settings: chosen)
+                let fetched = try await fetch(day: wantedDay, from: source, settings: chosen)
                 save(fetched, key: source.cacheKey(for: chosen), at: nil)
                 held = held.replacing(with: fetched)
             } catch {

@@ -32,15 +32,26 @@ extension PriceManager {
         }
     }
 
+    /// What `source` has for `day`, held to the window a fetch of it may deliver: around now (see
+    /// ``SlotWindow/around(_:)``) and the day asked for with its neighbours. A slot far in the past
+    /// or the future is a broken answer, refused before it reaches the store.
+    func fetch(day: LocalDay, from source: any PriceSource, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+        let slots = try await source.fetch(day: day, calendar: calendar, settings: settings)
+        var window = SlotWindow.around(clock.now)
+        window.earliest = min(window.earliest, calendar.start(of: day.adding(days: -1)))
+        window.latest = max(window.latest, calendar.start(of: day.adding(days: 2)))
+        return try slots.validated(from: source.id, within: window)
+    }
+
     /// Today's slots with their neighbours, and tomorrow's when they are due and not in that answer.
     func fetchDays(from source: any PriceSource, settings: Settings, at now: Date) async throws(SourceError) -> [PriceSlot] {
         let today = calendar.day(containing: now)
-        var fetched = try await source.fetch(day: today, calendar: calendar, settings: settings)
+        var fetched = try await fetch(day: today, from: source, settings: settings)
         let tomorrow = calendar.interval(of: today.adding(days: 1))
         if !source.answersIncludeNextDay, now >= publicationTime(on: today), !fetched.covers(tomorrow),
             !cached(source, settings).replacing(with: fetched).covers(tomorrow)
         {
-            fetched = fetched.replacing(with: try await source.fetch(day: today.adding(days: 1), calendar: calendar, settings: settings))
+            fetched = fetched.replacing(with: try await fetch(day: today.adding(days: 1), from: source, settings: settings))
         }
         return fetched
     }
@@ -101,7 +112,7 @@ extension PriceManager {
             guard !backfillTried.contains(day), !slots.covers(calendar.interval(of: day)) else { continue }
             backfillTried.insert(day)
             do {
-                let fetched = try await source.fetch(day: day, calendar: calendar, settings: chosen)
+                let fetched = try await fetch(day: day, from: source, settings: chosen)
                 save(fetched, key: source.cacheKey(for: chosen), at: nil)
                 guard settings == chosen else { return }
                 slots = slots.replacing(with: fetched)

@@ -11,6 +11,11 @@ extension PriceManager {
         guard convertsCurrency, let feed = catalog.rateFeed, ratesSchedule.isDue(at: now, latest: rates.latestDay) else { return }
         do {
             let (day, fetched) = try await feed.fetch()
+            // A file dated after today would stand as the newest rates for good: never fetched again.
+            let today = ratesSchedule.cet.day(containing: clock.now)
+            guard day <= today else {
+                throw SourceError(source: "ecb", problem: .malformed("the file is dated \(day), after today (\(today) in CET)"))
+            }
             do { try store.save(rates: fetched, on: day) } catch { logger.error("\(error)") }
             for (currency, rate) in fetched { rates.set(currency, rate, on: day) }
             ratesSchedule.succeeded(at: clock.now, day: day)
@@ -34,8 +39,19 @@ extension PriceManager {
         return ratesSchedule.nextCheck(after: now, latest: rates.latestDay)
     }
 
-    /// `snapshot`, after logging once when prices start or stop being left out for want of a rate.
+    /// `snapshot`, after logging once when prices start or stop being left out for want of a rate,
+    /// or because they worked out to a number that is not finite.
     func noted(_ snapshot: Snapshot) -> Snapshot {
+        if snapshot.nonFinitePrice != nonFiniteLogged {
+            nonFiniteLogged = snapshot.nonFinitePrice
+            if snapshot.nonFinitePrice {
+                logger.error(
+                    "some prices work out to a number that is not finite with the settings and exchange rates in force; "
+                        + "they are not published (check the currency's rate and the tariff settings)")
+            } else {
+                logger.info("every known price is a finite number again")
+            }
+        }
         if snapshot.missingRate != missingRateLogged {
             missingRateLogged = snapshot.missingRate
             if snapshot.missingRate {

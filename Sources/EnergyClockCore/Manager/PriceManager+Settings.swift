@@ -53,7 +53,7 @@ extension PriceManager {
 
         if committed != old {
             settings = committed
-            logger.info("settings changed: \(committed.json)")
+            logger.info("settings changed: \(committed.shownJSON)")
             if cacheKey(for: committed) != cacheKey(for: old) {
                 loadCache()
                 schedule.requestFetch()

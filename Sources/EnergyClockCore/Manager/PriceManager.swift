@@ -47,6 +47,8 @@ public actor PriceManager {
     var ratesSchedule: RatesSchedule
     /// Prices are left out for want of an exchange rate; logged when that starts and ends.
     var missingRateLogged = false
+    /// Prices are left out because they are not finite; logged when that starts and ends.
+    var nonFiniteLogged = false
     var applying = false
     var sleeper: Task<Void, any Error>?
 
@@ -82,7 +84,15 @@ public actor PriceManager {
             }
         }
         settings = restored
-        do { rates = try store.exchangeRates() } catch { logger.error("\(error)") }
+        do {
+            let stored = try store.exchangeRates(notAfter: ratesSchedule.cet.day(containing: clock.now))
+            rates = stored.rates
+            if stored.ignored > 0 {
+                logger.warning("left out \(stored.ignored) stored exchange rates dated after today or beyond any plausible rate")
+            }
+        } catch {
+            logger.error("\(error)")
+        }
         self.store = store
     }
 
@@ -258,6 +268,6 @@ public actor PriceManager {
         }
         servedBy = settings.source
         stale = false
-        logger.info("loaded \(slots.count) cached slots of \(key)")
+        logger.info("loaded \(slots.count) cached slots of \(URLRedaction.redacted(key))")
     }
 }

@@ -13,7 +13,7 @@ public struct SettingsOutcome: Sendable {
         case let .success(settings):
             w.field("ok", true)
             w.key("settings")
-            settings.write(to: &w)
+            settings.write(to: &w, shown: true)
         case let .failure(error):
             w.field("ok", false)
             w.field("error", error.description)

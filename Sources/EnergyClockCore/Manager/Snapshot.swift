@@ -51,6 +51,9 @@ public struct Snapshot: Sendable, Equatable {
     /// Prices are converted to another currency, and the day of some known slot has no rate yet:
     /// those slots are left out rather than shown at a made-up rate.
     public var missingRate: Bool
+    /// Some slot's price worked out to NaN or infinity, from settings and rates that each passed
+    /// their checks: those slots are left out too, and the manager logs it, rather than publish `nan`.
+    public var nonFinitePrice = false
 
     /// The local calendar of ``timeZone``.
     public var calendar: LocalCalendar { LocalCalendar(timeZone: timeZone) }
@@ -68,6 +71,7 @@ public struct Snapshot: Sendable, Equatable {
         let resolved = Array(slots.overlapping(window)).at(settings.resolution, in: calendar)
 
         var missingRate = false
+        var nonFinitePrice = false
         /// The parts of what a household pays for `slot`, or nil when its day has no exchange rate.
         func components(_ slot: PriceSlot) -> PriceComponents? {
             guard let rate = rates.rate(settings.currency, on: calendar.day(containing: slot.start)) else {
@@ -75,7 +79,12 @@ public struct Snapshot: Sendable, Equatable {
                 return nil
             }
             let fee = settings.gridFee.fee(from: slot.start, to: slot.end, in: calendar)
-            return PriceComponents(market: slot.market * rate, gridFee: fee, settings: settings)
+            let parts = PriceComponents(market: slot.market * rate, gridFee: fee, settings: settings)
+            guard parts.isFinite else {
+                nonFinitePrice = true
+                return nil
+            }
+            return parts
         }
 
         var thresholds: Thresholds?
@@ -109,7 +118,8 @@ public struct Snapshot: Sendable, Equatable {
         return Snapshot(
             now: now, timeZone: calendar.timeZone, settings: settings, thresholds: thresholds, samples: samples,
             today: todaySlots, tomorrow: tomorrowSlots, current: current, next: next, source: source, stale: stale,
-            updatedAt: updatedAt, tomorrowValid: slots.covers(tomorrowSpan) && !missingRate, missingRate: missingRate
+            updatedAt: updatedAt, tomorrowValid: slots.covers(tomorrowSpan) && !missingRate && !nonFinitePrice,
+            missingRate: missingRate, nonFinitePrice: nonFinitePrice
         )
     }
 }

@@ -36,24 +36,20 @@ public struct CustomSource: PriceSource {
         }
         let body: [UInt8]
         if scheme == "file" {
-            body = try read(file: url.path)
+            // Only a regular file, read within the fetch time-out: a FIFO or a hung mount must not
+            // hold up every fetch, or a shutdown.
+            switch await RegularFile.read(url.path, limit: http.maxBodyBytes, timeout: http.timeout) {
+            case let .success(bytes): body = bytes
+            case .failure(.tooLarge): throw SourceError(source: id, problem: .tooLarge(limit: http.maxBodyBytes))
+            case .failure(.timedOut): throw SourceError(source: id, problem: .timeout(seconds: http.timeout))
+            case let .failure(failure): throw SourceError(source: id, problem: .transport("\(failure)"))
+            }
         } else {
             let response = try await http.get(url, for: id)
             guard response.status == 200 else { throw SourceError(source: id, problem: .httpStatus(response.status, detail: "")) }
             body = try response.body(ifTypeIs: { $0.hasSuffix("json") || $0 == "text/plain" }, source: id)
         }
         return try Self.parse(body, defaultUnit: settings.customUnit)
-    }
-
-    private func read(file path: String) throws(SourceError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw SourceError(source: id, problem: .transport("cannot read \(path)")) }
-        defer { close(fd) }
-        guard let data = FileDescriptor.readAll(fd, limit: http.maxBodyBytes + 1) else {
-            throw SourceError(source: id, problem: .transport("cannot read \(path)"))
-        }
-        guard data.count <= http.maxBodyBytes else { throw SourceError(source: id, problem: .tooLarge(limit: http.maxBodyBytes)) }
-        return data
     }
 
     /// Reads the documented shape into validated slots in EUR/kWh.
@@ -88,17 +84,13 @@ public struct CustomSource: PriceSource {
             switch fields["price"] {
             case let .number(value)?: price = value
             case let .string(text)?:
-                guard let value = Double(text) else { throw fail(.malformed("prices[\(index)].price is not a number")) }
+                guard let value = Bounded.decimal(text) else { throw fail(.malformed("prices[\(index)].price is not a number")) }
                 price = value
             default: throw fail(.malformed("prices[\(index)].price is missing"))
             }
             points.append(PricePoint(start: start, end: end, price: unit.perKWh(price)))
         }
-        let slots = try points.slots(source: "custom")
-        if let long = slots.first(where: { $0.duration > 86_400 }) {
-            throw fail(.malformed("the slot at \(ISO8601.utc(long.start)) is longer than a day"))
-        }
-        return slots
+        return try points.slots(source: "custom")
     }
 
     /// An ISO 8601 string, or epoch seconds (milliseconds above 10^11).

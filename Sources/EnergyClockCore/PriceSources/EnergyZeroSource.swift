@@ -75,7 +75,7 @@ public struct EnergyZeroSource: PriceSource {
             switch fields["price"] {
             case let .object(value)?:
                 switch value["value"] {
-                case let .string(text)?: price = Double(text.trimmed)
+                case let .string(text)?: price = Bounded.decimal(text.trimmed)
                 case let .number(number)?: price = number
                 default: price = nil
                 }

@@ -96,7 +96,7 @@ struct EntsoeDocument {
             switch (parent, name) {
             case ("Point", "position"): point?.position = Int(value) ?? 0
             case ("Point", "price.amount"):
-                guard let amount = Double(value), amount.isFinite else {
+                guard let amount = Bounded.decimal(value) else {
                     failure = "price.amount \"\(value.prefix(40))\" is not a number"
                     return
                 }

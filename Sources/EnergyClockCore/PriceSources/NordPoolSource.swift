@@ -87,6 +87,9 @@ public struct NordPoolSource: PriceSource {
             guard case let .number(rate)? = root["exchangeRate"], rate.isFinite, rate > 0 else {
                 throw fail("prices in \(Quote.clip(currency, limit: 10)) without a usable exchangeRate")
             }
+            if let reason = ExchangeRates.implausibility(of: rate, currency: Quote.clip(currency, limit: 10)) {
+                throw fail("exchangeRate: \(reason)")
+            }
             perEuro = rate
         case let other?:
             throw fail("currency is \(other.typeName)")

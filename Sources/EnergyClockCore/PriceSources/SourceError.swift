@@ -64,10 +64,10 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Array where Element == PriceSlot {
-    /// These slots checked by ``validated()``, with a failure reported as `source`'s invalid prices.
-    func validated(from source: String) throws(SourceError) -> [PriceSlot] {
+    /// These slots checked by `validated(within:)`, with a failure reported as `source`'s invalid prices.
+    func validated(from source: String, within window: SlotWindow = .plausible) throws(SourceError) -> [PriceSlot] {
         do {
-            return try validated()
+            return try validated(within: window)
         } catch {
             throw SourceError(source: source, problem: .invalidSlots(error))
         }

@@ -97,24 +97,33 @@ public struct Settings: Sendable, Hashable {
     /// The unit of every published price: `EUR/kWh`, `SEK/kWh`, ….
     public var unit: String { currency + "/kWh" }
 
-    /// The settings as compact JSON, in field order; they hold no secret.
+    /// The settings as compact JSON, in field order, whole: the form the store keeps.
     public var json: String {
         var w = JSONWriter()
         write(to: &w)
         return w.output
     }
 
-    /// Writes the settings object into `writer`.
-    package func write(to w: inout JSONWriter) {
+    /// The settings as shown on topics, in answers and in logs: ``json`` with the user information
+    /// and secret-looking query parameters of `custom_url` redacted (see ``URLRedaction``).
+    public var shownJSON: String {
+        var w = JSONWriter()
+        write(to: &w, shown: true)
+        return w.output
+    }
+
+    /// Writes the settings object into `writer`; `shown` redacts what may carry a secret.
+    package func write(to w: inout JSONWriter, shown: Bool = false) {
         w.beginObject()
-        for field in SettingsField.allCases { write(field, to: &w) }
+        for field in SettingsField.allCases { write(field, to: &w, shown: shown) }
         w.endObject()
     }
 
     /// Writes `"field": value` into an open object.
-    func write(_ field: SettingsField, to w: inout JSONWriter) {
+    func write(_ field: SettingsField, to w: inout JSONWriter, shown: Bool = false) {
         w.key(field.rawValue)
         switch self[field] {
+        case let .text(value) where shown && field == .customURL: w.string(URLRedaction.redacted(value))
         case let .text(value): w.string(value)
         case let .number(value): w.number(value)
         case let .integer(value): w.integer(value)

@@ -14,10 +14,11 @@ extension SettingsField {
         case let .number(range):
             // Rounded to the six decimals it is stored and published with, before any check, so
             // what is acknowledged is exactly what a restart restores.
-            let number = DecimalFormat.rounded(try numeric(value, plain: plain))
+            let given = try numeric(value, plain: plain)
+            let number = DecimalFormat.rounded(given)
             guard range.contains(number) else {
                 throw .outOfRange(
-                    field: rawValue, value: DecimalFormat.string(number),
+                    field: rawValue, value: Quote.number(given),
                     allowed: "between \(DecimalFormat.string(range.lowerBound)) and \(DecimalFormat.string(range.upperBound))")
             }
             return .number(number)
@@ -52,10 +53,14 @@ extension SettingsField {
                 throw .wrongType(field: rawValue, expected: "a string", found: value.typeName)
             }
             guard text.utf8.count <= Self.maxURLBytes else {
-                throw .outOfRange(field: rawValue, value: "\"\(text)\"", allowed: "at most \(Self.maxURLBytes) bytes long")
+                throw .outOfRange(
+                    field: rawValue, value: Quote.json(URLRedaction.redacted(text), limit: 60),
+                    allowed: "at most \(Self.maxURLBytes) bytes long")
             }
             guard text.isEmpty || Self.isSourceURL(text) else {
-                throw .outOfRange(field: rawValue, value: "\"\(text)\"", allowed: "an http://, https:// or file:// URL, or empty")
+                throw .outOfRange(
+                    field: rawValue, value: Quote.json(URLRedaction.redacted(text)),
+                    allowed: "an http://, https:// or file:// URL, or empty")
             }
             return .text(text)
         case .palette:
@@ -98,11 +103,11 @@ extension SettingsField {
         case let .integer(range):
             let number = try numeric(value, plain: plain)
             guard number == number.rounded() else {
-                throw .wrongType(field: rawValue, expected: "a whole number", found: DecimalFormat.string(number))
+                throw .wrongType(field: rawValue, expected: "a whole number", found: Quote.number(number))
             }
             guard number >= Double(range.lowerBound), number <= Double(range.upperBound) else {
                 throw .outOfRange(
-                    field: rawValue, value: DecimalFormat.string(number),
+                    field: rawValue, value: Quote.number(number),
                     allowed: "a whole number from \(range.lowerBound) to \(range.upperBound)")
             }
             return .integer(Int(number))
@@ -118,7 +123,7 @@ extension SettingsField {
             members = [:]
             for pair in text.split(separator: ",") {
                 let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmed }
-                guard parts.count == 2 else { throw .wrongType(field: rawValue, expected: expected, found: "\"\(text)\"") }
+                guard parts.count == 2 else { throw .wrongType(field: rawValue, expected: expected, found: Quote.json(text)) }
                 members[parts[0]] = parts[1] == "null" ? .null : .string(parts[1])
             }
         default:
@@ -151,9 +156,10 @@ extension SettingsField {
         case let .number(n):
             number = n
         case let .string(text) where plain:
-            let lowered = text.lowercased()
-            guard let n = Double(text), !lowered.contains("x") else {
-                throw .wrongType(field: rawValue, expected: "a number", found: "\"\(text)\"")
+            // `nan`, `inf` and `1e400` are numbers that are not finite; `0x1p3` and `1_0` are no number.
+            if let n = Double(text), !n.isFinite, !text.lowercased().contains("x") { throw .nonFinite(field: rawValue) }
+            guard let n = Bounded.decimal(text) else {
+                throw .wrongType(field: rawValue, expected: "a number", found: Quote.json(text))
             }
             number = n
         default:

@@ -30,33 +30,46 @@ public struct HealthRecord: Sendable, Equatable {
         var w = JSONWriter()
         w.beginObject()
         w.field("connected", connected)
-        w.field("since", Int(since.timeIntervalSince1970))
-        w.field("published_at", publishedAt.map { Int($0.timeIntervalSince1970) })
-        w.field("due_by", dueBy.map { Int($0.timeIntervalSince1970) })
+        w.field("since", Int(Bounded.wholeSeconds(since)))
+        w.field("published_at", publishedAt.map { Int(Bounded.wholeSeconds($0)) })
+        w.field("due_by", dueBy.map { Int(Bounded.wholeSeconds($0)) })
         w.endObject()
         let path = directory.file(Self.fileName)
-        let temporary = path + ".tmp"
-        let bytes = Array(w.output.utf8)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw StoreError(action: "write \(temporary)", message: StateDirectory.lastError()) }
-        let written = FileDescriptor.writeAll(fd, bytes)
-        close(fd)
-        guard written, rename(temporary, path) == 0 else {
-            throw StoreError(action: "write \(path)", message: StateDirectory.lastError())
+        if case let .failure(failure) = RegularFile.replace(path, with: Array(w.output.utf8)) {
+            throw StoreError(action: "write \(path)", message: "\(failure)")
         }
     }
 
+    /// The largest `health.json` read; the daemon writes about a hundred bytes.
+    static let maxFileBytes = 4096
+
     /// The record in `directory`, or nil when there is none that can be read.
+    ///
+    /// The file is read as a regular file of at most 4 KiB within a second, and every time in it
+    /// must be a plausible instant (see ``Bounded/instant(secondsSince1970:)``): a record holding
+    /// `1e300` is no record.
     public static func read(from directory: StateDirectory) -> HealthRecord? {
-        guard let data = FileManager.default.contents(atPath: directory.file(fileName)),
-            case let .object(root)? = JSONValue.parse([UInt8](data)), case let .bool(connected)? = root["connected"],
-            case let .number(since)? = root["since"]
+        guard let data = try? RegularFile.read(directory.file(fileName), limit: maxFileBytes, timeout: 1).get() else { return nil }
+        return parse(data)
+    }
+
+    /// The record in `data`, or nil unless it is an object with `connected`, a plausible `since` and,
+    /// where given, plausible `published_at` and `due_by`.
+    public static func parse(_ data: [UInt8]) -> HealthRecord? {
+        guard case let .object(root)? = JSONValue.parse(data), case let .bool(connected)? = root["connected"],
+            case let .number(sinceSeconds)? = root["since"], let since = Bounded.instant(secondsSince1970: sinceSeconds)
         else { return nil }
-        func date(_ key: String) -> Date? {
-            if case let .number(seconds)? = root[key] { Date(timeIntervalSince1970: seconds) } else { nil }
+        var dates: [String: Date] = [:]
+        for key in ["published_at", "due_by"] {
+            switch root[key] {
+            case nil, .null?: continue
+            case let .number(seconds)?:
+                guard let date = Bounded.instant(secondsSince1970: seconds) else { return nil }
+                dates[key] = date
+            default: return nil
+            }
         }
-        return HealthRecord(
-            connected: connected, since: Date(timeIntervalSince1970: since), publishedAt: date("published_at"), dueBy: date("due_by"))
+        return HealthRecord(connected: connected, since: since, publishedAt: dates["published_at"], dueBy: dates["due_by"])
     }
 
     /// Why the daemon is not healthy at `now`, or nil when it is: connected (or not gone longer

@@ -1,14 +1,22 @@
 import FoundationEssentials
 
 extension PriceStore {
-    /// Every stored exchange rate.
-    public func exchangeRates() throws(StoreError) -> ExchangeRates {
+    /// The stored exchange rates of days up to `latest`, and how many stored rows were left out:
+    /// those dated later, unreadable, or outside ``ExchangeRates/plausibleRates(of:)``.
+    public func exchangeRates(notAfter latest: LocalDay) throws(StoreError) -> (rates: ExchangeRates, ignored: Int) {
         var rates = ExchangeRates()
+        var ignored = 0
         try db.query("SELECT day, currency, rate FROM exchange_rates", action: "read the exchange rates") { row in
-            guard let day = LocalDay(parsing: row.text(0)), row.real(2) > 0 else { return }
-            rates.set(row.text(1), row.real(2), on: day)
+            let currency = row.text(1)
+            guard let day = LocalDay(parsing: row.text(0)), day <= latest,
+                ExchangeRates.implausibility(of: row.real(2), currency: currency) == nil
+            else {
+                ignored += 1
+                return
+            }
+            rates.set(currency, row.real(2), on: day)
         }
-        return rates
+        return (rates, ignored)
     }
 
     /// Saves the rates of one day, replacing what was stored for it.

@@ -109,7 +109,7 @@ public final class PriceStore {
         try db.query(
             #"SELECT start, "end", market FROM prices WHERE source = ? AND "end" > ? AND start < ? ORDER BY start"#,
             [.text(source), .integer(Self.seconds(interval.start)), .integer(Self.seconds(interval.end))],
-            action: "read prices of \(source)"
+            action: "read prices of \(URLRedaction.redacted(source))"
         ) { row in
             slots.append(
                 PriceSlot(
@@ -123,30 +123,33 @@ public final class PriceStore {
 
     /// Replaces the cached slots of `source` in the span of `slots`; records a successful fetch at `fetchedAt` if given.
     public func save(_ slots: [PriceSlot], source: String, fetchedAt: Date?) throws(StoreError) {
-        try db.transaction(action: "save prices of \(source)") { () throws(StoreError) in
+        try db.transaction(action: "save prices of \(URLRedaction.redacted(source))") { () throws(StoreError) in
             if let first = slots.first, let last = slots.last {
                 try db.query(
                     #"DELETE FROM prices WHERE source = ? AND "end" > ? AND start < ?"#,
                     [.text(source), .integer(Self.seconds(first.start)), .integer(Self.seconds(last.end))],
-                    action: "replace prices of \(source)")
+                    action: "replace prices of \(URLRedaction.redacted(source))")
                 for slot in slots {
                     try db.query(
                         #"INSERT INTO prices (source, start, "end", market) VALUES (?, ?, ?, ?)"#,
                         [.text(source), .integer(Self.seconds(slot.start)), .integer(Self.seconds(slot.end)), .real(slot.market)],
-                        action: "save prices of \(source)")
+                        action: "save prices of \(URLRedaction.redacted(source))")
                 }
             }
             guard let fetchedAt else { return }
             try db.query(
                 "INSERT INTO fetches (source, last_success) VALUES (?, ?) ON CONFLICT(source) DO UPDATE SET last_success = excluded.last_success",
-                [.text(source), .integer(Self.seconds(fetchedAt))], action: "record the fetch of \(source)")
+                [.text(source), .integer(Self.seconds(fetchedAt))], action: "record the fetch of \(URLRedaction.redacted(source))")
         }
     }
 
     /// When `source` last answered a fetch successfully.
     public func lastSuccess(source: String) throws(StoreError) -> Date? {
         var date: Date?
-        try db.query("SELECT last_success FROM fetches WHERE source = ?", [.text(source)], action: "read the last fetch of \(source)") {
+        try db.query(
+            "SELECT last_success FROM fetches WHERE source = ?", [.text(source)],
+            action: "read the last fetch of \(URLRedaction.redacted(source))"
+        ) {
             date = Date(timeIntervalSince1970: Double($0.integer(0)))
         }
         return date
@@ -157,5 +160,5 @@ public final class PriceStore {
         try db.query(#"DELETE FROM prices WHERE "end" <= ?"#, [.integer(Self.seconds(cutoff))], action: "trim old prices")
     }
 
-    private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded()) }
+    private static func seconds(_ date: Date) -> Int64 { Bounded.wholeSeconds(date, rounding: .toNearestOrAwayFromZero) }
 }

@@ -83,7 +83,7 @@ public final class StateLock: Sendable {
     /// Takes the lock on `directory`, or says which process holds it.
     public init(_ directory: StateDirectory) throws(StoreError) {
         path = directory.file(Self.fileName)
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw StoreError(action: "open the lock file \(path)", message: StateDirectory.lastError())
         }

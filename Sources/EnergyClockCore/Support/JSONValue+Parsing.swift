@@ -1,8 +1,12 @@
 extension JSONValue {
     /// Deepest nesting accepted, so a payload of brackets cannot exhaust the stack.
     static let maxDepth = 256
+    /// Most values in one document: an 8 MB answer of `[0,0,0,…]` would otherwise become four
+    /// million values and some hundred megabytes. A day-ahead answer holds a few thousand.
+    static let maxValues = 1_000_000
 
-    /// Parses `bytes` as exactly one JSON value (RFC 8259); nil when they are not valid JSON.
+    /// Parses `bytes` as exactly one JSON value (RFC 8259); nil when they are not valid JSON, or
+    /// nest deeper than ``maxDepth`` or hold more than ``maxValues`` values.
     public static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
         let buffer = Array(bytes)
         return buffer.withUnsafeBufferPointer { pointer in
@@ -18,6 +22,7 @@ extension JSONValue {
 private struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    var values = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -30,7 +35,8 @@ private struct JSONReader {
     }
 
     mutating func value(depth: Int) -> JSONValue? {
-        guard depth < JSONValue.maxDepth else { return nil }
+        values += 1
+        guard depth < JSONValue.maxDepth, values <= JSONValue.maxValues else { return nil }
         skipSpace()
         switch current {
         case UInt8(ascii: "{"): return object(depth: depth)

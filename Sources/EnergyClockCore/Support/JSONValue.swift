@@ -16,8 +16,8 @@ public enum JSONValue: Sendable, Hashable {
     /// A short text form for error messages: the value of a scalar, else its type.
     public var text: String {
         switch self {
-        case let .string(s): "\"\(s.prefix(60))\""
-        case let .number(n): DecimalFormat.string(n)
+        case let .string(s): Quote.json(s, limit: 60)
+        case let .number(n): Quote.number(n)
         case let .bool(b): b ? "true" : "false"
         default: typeName
         }

@@ -40,12 +40,29 @@ package enum Quote {
         return out
     }
 
+    /// `text` as a JSON string, control characters escaped and cut like ``clip(_:limit:)``: how a
+    /// string from outside is quoted in an error, once.
+    package static func json(_ text: String, limit: Int = limit) -> String {
+        var w = JSONWriter()
+        w.string(text.utf8.count > limit ? String(decoding: text.utf8.prefix(limit), as: UTF8.self) : text)
+        return text.utf8.count > limit ? w.output + "… (\(text.utf8.count) bytes)" : w.output
+    }
+
+    /// `value` exactly as a user would write it back: `7.0000001` stays `7.0000001` and a whole
+    /// number has no fraction; a number too large for a double says so instead of `inf`.
+    package static func number(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "a number that is not a number" : "a number too large to hold" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
     /// `text` with every occurrence of each secret replaced by `[redacted]`, for text that a server
-    /// wrote and may have echoed a token or password into.
+    /// wrote and may have echoed a token or password into: as given and in every encoding a
+    /// quoted request may carry it (``URLRedaction/encodings(of:)``).
     package static func redacting(_ secrets: [String?], in text: String) -> String {
         secrets.reduce(text) { result, secret in
             guard let secret, secret.count >= 4 else { return result }
-            return result.replacing(secret, with: "[redacted]")
+            return URLRedaction.encodings(of: secret).reduce(result) { $0.replacing($1, with: URLRedaction.mask) }
         }
     }
 

@@ -2,7 +2,7 @@ internal import CXML2
 import FoundationEssentials
 
 /// A streaming XML reader over libxml2's `xmlTextReader`: no network, no DTD, no entity expansion,
-/// libxml2's default depth limit, and nothing written to standard error.
+/// a budget of work and time (``ParseBudget``), and nothing written to standard error.
 enum XMLStream {
     /// One step through a document; names are local (without their namespace prefix).
     enum Event {
@@ -18,20 +18,35 @@ enum XMLStream {
 
     /// Walks `data` in document order; `visit` returns a reason to stop early, or nil to go on.
     ///
-    /// Only UTF-8 is read. Throws when the document is not well-formed or `visit` stops it.
-    static func read(_ data: some Collection<UInt8>, _ visit: (Event) -> String?) throws(Failure) {
+    /// Only UTF-8 is read. Throws when the document is not well-formed, costs more than `budget`
+    /// (measured before libxml2 sees it, and by the clock while it reads), its task is cancelled,
+    /// or `visit` stops it.
+    static func read(
+        _ data: some Collection<UInt8>, budget: ParseBudget = .answer, _ visit: (Event) -> String?
+    ) throws(Failure) {
         let bytes = Array(data)
         guard String(validating: bytes, as: UTF8.self) != nil else { throw Failure(reason: "the answer is not UTF-8 text") }
+        if let excess = bytes.withUnsafeBytes({ budget.excess(of: $0) }) {
+            throw Failure(reason: "the document has \(excess), more than any answer needs")
+        }
+        let meter = ParseBudget.Meter(budget)
         let errors = ErrorLog()
         var stopped: String?
         let outcome: Int32 = bytes.withUnsafeBytes { raw in
+            ec_xml_silence()
             guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count < Int32.max,
                 let reader = xmlReaderForMemory(base, Int32(raw.count), nil, "UTF-8", Int32(XML_PARSE_NONET.rawValue))
             else { return -1 }
             defer { xmlFreeTextReader(reader) }
             xmlTextReaderSetErrorHandler(reader, ErrorLog.handler, Unmanaged.passUnretained(errors).toOpaque())
             var rc = xmlTextReaderRead(reader)
+            var nodes = 0
             while rc == 1 {
+                nodes += 1
+                if nodes % 256 == 0, let reason = meter.stop() {
+                    stopped = reason
+                    return 0
+                }
                 for event in events(at: reader) {
                     stopped = visit(event)
                     if stopped != nil { return 0 }

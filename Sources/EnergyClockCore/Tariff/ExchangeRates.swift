@@ -11,11 +11,36 @@ public struct ExchangeRates: Sendable, Hashable {
     /// No rates.
     public init() {}
 
-    /// The currencies the ECB publishes reference rates for, besides the euro itself.
-    public static let ecbCurrencies = [
-        "USD", "JPY", "BGN", "CZK", "DKK", "GBP", "HUF", "PLN", "RON", "SEK", "CHF", "ISK", "NOK", "TRY", "AUD", "BRL", "CAD",
-        "CNY", "HKD", "IDR", "ILS", "INR", "KRW", "MXN", "MYR", "NZD", "PHP", "SGD", "THB", "ZAR",
+    /// The currencies the ECB publishes reference rates for, besides the euro itself, with a rate
+    /// of 2025 for each: units of the currency one euro bought, rounded.
+    static let ecbReferenceRates: [(currency: String, rate: Double)] = [
+        ("USD", 1.1), ("JPY", 160), ("BGN", 1.96), ("CZK", 25), ("DKK", 7.46), ("GBP", 0.85), ("HUF", 400), ("PLN", 4.3),
+        ("RON", 5), ("SEK", 11.2), ("CHF", 0.94), ("ISK", 145), ("NOK", 11.7), ("TRY", 45), ("AUD", 1.7), ("BRL", 6.2),
+        ("CAD", 1.55), ("CNY", 8), ("HKD", 8.6), ("IDR", 18_000), ("ILS", 4), ("INR", 95), ("KRW", 1550), ("MXN", 21),
+        ("MYR", 4.9), ("NZD", 1.9), ("PHP", 63), ("SGD", 1.45), ("THB", 37), ("ZAR", 20),
     ]
+
+    /// The currencies the ECB publishes reference rates for, besides the euro itself.
+    public static let ecbCurrencies = ecbReferenceRates.map(\.currency)
+
+    /// How far a rate may stray from its 2025 reference, either way, before it is refused as broken.
+    static let plausibleFactor = 50.0
+
+    /// The rates of `currency` worth believing: within a factor of 50 of its 2025 rate, or for a
+    /// currency without one, between 0.0001 and 1,000,000. A rate of `1e308` or `1e-320` would
+    /// turn every price into NaN or 0, so it never gets this far.
+    public static func plausibleRates(of currency: String) -> ClosedRange<Double> {
+        guard let reference = ecbReferenceRates.first(where: { $0.currency == currency })?.rate else { return 1e-4...1e6 }
+        return (reference / plausibleFactor)...(reference * plausibleFactor)
+    }
+
+    /// Why `rate` of `currency` cannot be believed, or nil when it can.
+    public static func implausibility(of rate: Double, currency: String) -> String? {
+        let range = plausibleRates(of: currency)
+        guard Bounded.number(rate, in: range) == nil else { return nil }
+        return "the rate of \(currency), \(Quote.number(rate)), is outside \(DecimalFormat.string(range.lowerBound)) to "
+            + "\(DecimalFormat.string(range.upperBound)) units per euro"
+    }
 
     /// Records `rate` for `currency` on `day`, replacing one already known for that day.
     public mutating func set(_ currency: String, _ rate: Double, on day: LocalDay) {
@@ -59,7 +84,8 @@ public struct ExchangeRates: Sendable, Hashable {
 
     /// Reads the ECB's daily reference rates file (`eurofxref-daily.xml`): its day and its rates.
     ///
-    /// Every rate must be a positive finite number; a file without a day or without rates is refused.
+    /// Every rate must be a plain positive number within ``plausibleRates(of:)``; a file without a
+    /// day or without rates is refused.
     public static func parseECB(_ body: [UInt8]) throws(SourceError) -> (day: LocalDay, rates: [String: Double]) {
         func fail(_ reason: String) -> SourceError { SourceError(source: "ecb", problem: .malformed(reason)) }
         guard !body.isEmpty else { throw SourceError(source: "ecb", problem: .emptyBody) }
@@ -81,9 +107,10 @@ public struct ExchangeRates: Sendable, Hashable {
                     guard currency.count == 3, currency.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
                         return "currency \"\(Quote.clip(currency, limit: 40))\" is not a currency code"
                     }
-                    guard let text = attributes["rate"], let rate = Double(text), rate.isFinite, rate > 0 else {
+                    guard let text = attributes["rate"], let rate = Bounded.decimal(text), rate > 0 else {
                         return "the rate of \(currency) is not a positive number"
                     }
+                    if let reason = implausibility(of: rate, currency: currency) { return reason }
                     rates[currency] = rate
                 }
                 return nil

@@ -45,8 +45,11 @@ extension GridFee {
         }
         let days = try filter(members["days"], field: "\(field).days", expected: "a non-empty array of mon…sun") {
             item throws(SettingsError) in
-            guard case let .string(name) = item, let day = dayNames.firstIndex(of: name.lowercased()) else {
-                throw SettingsError.invalidChoice(field: "\(field).days", value: item.text, allowed: dayNames)
+            guard case let .string(name) = item else {
+                throw SettingsError.wrongType(field: "\(field).days", expected: "day names (mon…sun)", found: item.typeName)
+            }
+            guard let day = dayNames.firstIndex(of: name.lowercased()) else {
+                throw SettingsError.invalidChoice(field: "\(field).days", value: name, allowed: dayNames)
             }
             return day
         }
@@ -79,7 +82,7 @@ extension GridFee {
         let rounded = DecimalFormat.rounded(n)
         guard feeRange.contains(rounded) else {
             throw .outOfRange(
-                field: field, value: DecimalFormat.string(rounded),
+                field: field, value: Quote.number(n),
                 allowed: "between \(DecimalFormat.string(feeRange.lowerBound)) and \(DecimalFormat.string(feeRange.upperBound))")
         }
         return rounded
@@ -94,7 +97,7 @@ extension GridFee {
             parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
             let hours = Int(parts[0]), let minutes = Int(parts[1]), minutes < 60,
             hours < 24 || (allowEndOfDay && hours == 24 && minutes == 0)
-        else { throw .outOfRange(field: field, value: "\"\(Quote.clip(text, limit: 40))\"", allowed: allowed) }
+        else { throw .outOfRange(field: field, value: Quote.json(text, limit: 40), allowed: allowed) }
         return hours * 60 + minutes
     }
 

@@ -20,6 +20,11 @@ public struct PriceComponents: Sendable, Hashable {
         self.vat = vat
     }
 
+    /// Whether every part and the total are finite numbers, as everything published must be.
+    public var isFinite: Bool {
+        market.isFinite && markup.isFinite && surcharge.isFinite && gridFee.isFinite && vat.isFinite && total.isFinite
+    }
+
     /// What the household pays, rounded to the six decimals it is published with.
     public var total: Double { DecimalFormat.rounded(market + markup + surcharge + gridFee + vat) }
 

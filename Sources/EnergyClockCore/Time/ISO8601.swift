@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// Fast, exact ISO 8601 for the forms price APIs use, without locale surprises.
 package enum ISO8601 {
-    /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH[:MM])`; a time without a zone is rejected.
+    /// Parses `YYYY-MM-DDTHH:MM[:SS[.fff]](Z|±HH[:MM])`; a time without a zone, or with an offset
+    /// beyond ±18:00, is rejected.
     package static func parse(_ text: some StringProtocol) -> Date? {
         let b = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int? {
@@ -53,6 +54,8 @@ package enum ISO8601 {
                 om = m
                 i += 2
             }
+            // Real offsets lie within ±14:00; ±18:00 is what ISO 8601 and RFC 3339 readers accept.
+            guard oh <= 18, om <= 59, oh * 60 + om <= 18 * 60 else { return nil }
             offset = sign * (oh * 3600 + om * 60)
         default:
             return nil
@@ -77,9 +80,17 @@ package enum ISO8601 {
         utc(instant).filter { $0 != "-" && $0 != ":" }
     }
 
+    /// Seconds since 1970 that are written as a date: the years 1 to 9999.
+    static let writable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
+
     /// `instant` at a fixed offset east of UTC, whole seconds.
+    ///
+    /// An instant outside the years 1 to 9999, or not finite, is written as its number of seconds,
+    /// so that an error about a hostile time can always name it.
     static func format(_ instant: Date, offset: Int) -> String {
-        let total = Int(instant.timeIntervalSince1970.rounded(.down)) + offset
+        let seconds = instant.timeIntervalSince1970
+        guard writable.contains(seconds), abs(offset) < 86_400 else { return "\(seconds) s since 1970-01-01T00:00:00Z" }
+        let total = Int(seconds.rounded(.down)) + offset
         let days = Int((Double(total) / 86_400).rounded(.down))
         let secondOfDay = total - days * 86_400
         let date = LocalDay(daysSinceEpoch: days)

@@ -81,11 +81,6 @@ public struct TimeZoneRules: Sendable, Hashable {
 
     /// A whole small file, or nil when it cannot be read or is not a regular file.
     private static func readFile(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size <= 1 << 20 else { return nil }
-        return FileDescriptor.readAll(fd, limit: 1 << 20)
+        try? RegularFile.read(path, limit: 1 << 20, timeout: 2).get()
     }
 }
