@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "energyclock-render", targets: ["energyclock-render"]),
         .library(name: "EnergyClockCore", targets: ["EnergyClockCore"]),
         .library(name: "MQTTClient", targets: ["MQTTClient"]),
+        .library(name: "EnergyClockFace", targets: ["EnergyClockFace"]),
+        .library(name: "EnergyClockPublisher", targets: ["EnergyClockPublisher"]),
     ],
     targets: [
         // C libraries from Debian.

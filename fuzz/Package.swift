@@ -10,7 +10,11 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "energyclock-fuzz",
-            dependencies: [.product(name: "EnergyClockCore", package: "energyclock")]
+            dependencies: [
+                .product(name: "EnergyClockCore", package: "energyclock"),
+                .product(name: "EnergyClockFace", package: "energyclock"),
+                .product(name: "EnergyClockPublisher", package: "energyclock"),
+            ]
         )
     ],
     swiftLanguageModes: [.v6]

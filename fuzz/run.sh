@@ -4,7 +4,8 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET …]     default: 60 seconds, every target
 #
-# Targets: settings, energyzero, entsoe, awattar, energycharts, custom. A crash, a sanitizer
+# Targets: settings, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options,
+# supervisor, health, helper. A crash, a sanitizer
 # report or a time-out is saved in fuzz/findings/<target>/ and makes the script exit 1; replay
 # one with ENERGYCLOCK_FUZZ_TARGET=<target> <binary> <file>.
 set -euo pipefail
@@ -15,12 +16,12 @@ ensure_build_environment
 seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(settings energyzero entsoe awattar energycharts custom)
+[ ${#targets[@]} -eq 0 ] && targets=(settings energyzero entsoe awattar energycharts custom nordpool ecb options supervisor health helper)
 
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 swift build "${flags[@]}"
 binary="$(swift build "${flags[@]}" --show-bin-path)/energyclock-fuzz"
-fixtures=../Tests/EnergyClockCoreTests/Fixtures
+fixtures=../Sources/EnergyClockTesting/Fixtures
 
 status=0
 printf '%-14s %12s %10s %s\n' target executions seconds findings
@@ -30,7 +31,9 @@ for target in "${targets[@]}"; do
     seeds=()
     case "$target" in
         energyzero) seeds=("$fixtures/electricity_hour_response.json" "$fixtures/gas_day_response.json") ;;
-        entsoe) seeds=("$fixtures"/*.xml) ;;
+        entsoe) seeds=("$fixtures"/*.xml "$fixtures"/hostile/entsoe-*.xml) ;;
+        nordpool) seeds=("$fixtures"/nordpool/*.json "$fixtures"/hostile/nordpool-*.json) ;;
+        ecb) seeds=("$fixtures"/ecb/*.xml "$fixtures"/hostile/ecb-*.xml) ;;
         *) seeds=("seeds/$target") ;;
     esac
     seed_dir="$work/seeds"

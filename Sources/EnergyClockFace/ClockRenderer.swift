@@ -41,29 +41,38 @@ public struct ClockRenderer: Sendable {
     public func draw(_ face: ClockFace) async throws(Failure) -> (png: [UInt8], svg: [UInt8]) {
         let outcome = await run([], face)
         guard outcome.ending == .exited(0) else { throw failure(outcome) }
-        guard let newline = outcome.output.prefix(16).firstIndex(of: 0x0A),
-            let length = Int(String(decoding: outcome.output[..<newline], as: UTF8.self)),
-            length >= 0, newline + 1 + length <= outcome.output.count
-        else { throw Failure(kind: "badOutput", description: "\(helper) wrote no PNG length line") }
-        let png = Array(outcome.output[(newline + 1)..<(newline + 1 + length)])
-        let svg = Array(outcome.output[(newline + 1 + length)...])
-        if let problem = Self.problem(png: png) ?? Self.problem(svg: svg) {
-            throw Failure(kind: "badOutput", description: "\(helper) wrote \(problem)")
+        do {
+            return try Self.pictures(fromHelperOutput: outcome.output)
+        } catch {
+            throw Failure(kind: error.kind, description: "\(helper) wrote \(error.description)")
         }
+    }
+
+    /// The PNG and the SVG in what the helper wrote: the PNG's length in decimal and a newline,
+    /// the PNG, then the SVG. Throws a `badOutput` failure unless the length is a plain number
+    /// that fits, the PNG starts with its signature and the SVG is an `<svg>` document.
+    public static func pictures(fromHelperOutput output: [UInt8]) throws(Failure) -> (png: [UInt8], svg: [UInt8]) {
+        guard let newline = output.prefix(16).firstIndex(of: 0x0A), newline > 0,
+            output[..<newline].allSatisfy({ (0x30...0x39).contains($0) }),
+            let length = Int(String(decoding: output[..<newline], as: UTF8.self)), length <= output.count - newline - 1
+        else { throw Failure(kind: "badOutput", description: "no PNG length line") }
+        let png = Array(output[(newline + 1)..<(newline + 1 + length)])
+        let svg = Array(output[(newline + 1 + length)...])
+        if let problem = problem(png: png) ?? problem(svg: svg) { throw Failure(kind: "badOutput", description: problem) }
         return (png, svg)
     }
 
     /// The eight bytes every PNG starts with.
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    package static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// What is wrong with `png` as a picture to publish, or nil.
-    static func problem(png: [UInt8]) -> String? {
+    package static func problem(png: [UInt8]) -> String? {
         guard png.count > 8 + 25, png.starts(with: pngSignature) else { return "a PNG without the PNG signature" }
         return nil
     }
 
     /// What is wrong with `svg` as a picture to publish, or nil: it must be UTF-8 whose root is `<svg`.
-    static func problem(svg: [UInt8]) -> String? {
+    package static func problem(svg: [UInt8]) -> String? {
         guard let text = String(validating: svg, as: UTF8.self) else { return "an SVG that is not UTF-8" }
         var rest = Substring(text.trimmed)
         if rest.hasPrefix("<?xml"), let end = rest.firstRange(of: "?>") { rest = rest[end.upperBound...].drop { $0.isWhitespace } }

@@ -50,10 +50,14 @@ extension EnergyClockCommand {
         guard !arguments.contains("--help") else { return environment }
         let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: Configuration.runSpecs, environment: environment)
         var merged = environment
-        if let file = options["options-file"] { merged = try OptionsFile.merge(file, into: merged) }
-        // A broker given as a flag also counts as given.
-        if options["mqtt-host"] != nil { return merged }
-        return try await OptionsFile.supervisorBroker(into: merged)
+        do {
+            if let file = options["options-file"] { merged = try AddOnOptions.merge(file, into: merged) }
+            // A broker given as a flag also counts as given.
+            if options["mqtt-host"] != nil { return merged }
+            return try await AddOnOptions.supervisorBroker(into: merged)
+        } catch {
+            throw UsageError(error.description)
+        }
     }
 
     /// The options of a command, read from its arguments after the command's name and from the

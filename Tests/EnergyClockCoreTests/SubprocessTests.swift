@@ -5,7 +5,9 @@ import Testing
 /// The clock helper runs on a leash: a time limit, an output limit, stderr drained, a clean signal
 /// state, and killed when its caller stops.
 @Suite struct SubprocessTests {
-    let limits = Subprocess.Limits(seconds: 2, outputBytes: 1 << 20, errorBytes: 256)
+    /// Generous time, so that only the tests of the time limit meet it on a loaded machine.
+    let limits = Subprocess.Limits(seconds: 20, outputBytes: 1 << 20, errorBytes: 256)
+    let short = Subprocess.Limits(seconds: 2, outputBytes: 1 << 20, errorBytes: 256)
 
     func shell(_ script: String, input: [UInt8] = [], limits: Subprocess.Limits? = nil) -> Subprocess.Outcome {
         Subprocess.run("/bin/sh", ["-c", script], input: input, limits: limits ?? self.limits)
@@ -13,11 +15,11 @@ import Testing
 
     @Test func aHelperThatHangsIsKilledAtItsTimeLimit() {
         let started = ContinuousClock.now
-        let outcome = shell("sleep 30")
+        let outcome = shell("sleep 30", limits: short)
         #expect(outcome.ending == .timedOut(seconds: 2))
         #expect(ContinuousClock.now - started < .seconds(4))
         // One that closes its output and lingers is stopped too.
-        #expect(shell("exec >&- 2>&-; sleep 30").ending == .timedOut(seconds: 2))
+        #expect(shell("exec >&- 2>&-; sleep 30", limits: short).ending == .timedOut(seconds: 2))
     }
 
     @Test func floodsOnEitherPipeNeitherDeadlockNorGrowWithoutLimit() {

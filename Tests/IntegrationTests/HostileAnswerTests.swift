@@ -3,6 +3,7 @@ import EnergyClockTesting
 import Foundation
 import Glibc
 import MQTTClient
+import Synchronization
 import Testing
 
 /// The real binary against hostile answers, files and helpers: it never crashes, hangs or
@@ -84,6 +85,39 @@ struct HostileAnswerTests {
         #expect(Date().timeIntervalSince(stopping) < 5)
         #expect(await live.wait(for: "energyclock/status") { $0 == "offline" } != nil)
         #expect(!daemon.log.contains("parser error"), "libxml2 wrote nothing around the logger")
+        await live.stop()
+    }
+
+    @Test func libxml2WritesNothingAroundTheLogger() async throws {
+        let broker = try await TestBroker.start()
+        // An encoding libxml2 does not know, and bytes it cannot decode: its own complaints went to stderr.
+        let answers = [
+            #"<?xml version="1.0" encoding="x-no-such-encoding"?><Publication_MarketDocument/>"#,
+            "<?xml version=\"1.0\" encoding=\"UTF-16\"?><a/>",
+            "<?xml version=\"1.0\"?><!DOCTYPE a SYSTEM \"http://127.0.0.1:1/x.dtd\"><a>&undefined;</a>",
+        ]
+        let served = Atomic(0)
+        let http = try TestHTTPServer { _ in
+            let index = served.add(1, ordering: .relaxed).oldValue % answers.count
+            return TestHTTPServer.Response(contentType: "text/xml", body: Array(answers[index].utf8))
+        }
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/status")
+        let daemon = try run(
+            broker, state: temporaryDirectory(),
+            ["--entsoe-url", http.baseURL.absoluteString, "--settings", #"{"source":"entsoe","zone":"BE"}"#],
+            environment: ["ENERGYCLOCK_ENTSOE_TOKEN": "test-token"])
+        #expect(await live.wait(for: "energyclock/status") { $0 == "online" } != nil)
+        let deadline = Date().addingTimeInterval(30)
+        while served.load(ordering: .relaxed) < answers.count, Date() < deadline {
+            try live.client.publish("energyclock/refresh", "now")
+            try await Task.sleep(for: .milliseconds(300))
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 20) == 0)
+        #expect(daemon.log.contains("entsoe: unreadable response"), "\(daemon.log.suffix(2000))")
+        let stray = daemon.log.split(separator: "\n").filter { !$0.hasPrefix("20") && !$0.hasPrefix("  ") }
+        #expect(stray.isEmpty, "every line is the logger's: \(stray)")
         await live.stop()
     }
 

@@ -111,6 +111,44 @@ struct TariffIntegrationTests {
         await harness.stop()
     }
 
+    @Test func aRatesFileFromTheFutureOrWithAbsurdRatesIsRefusedAndRetried() async throws {
+        let amsterdam = try #require(LocalCalendar(identifier: "Europe/Amsterdam"))
+        // First a file dated 2099, then one whose SEK rate is 1e308, then the recorded one.
+        let files = [fixture("hostile/ecb-dated-2099.xml"), fixture("hostile/ecb-sek-1e308.xml"), Self.ecbFile]
+        let asked = Atomic(0)
+        let prices = Self.hourly(LocalDay(year: 2025, month: 5, day: 12), amsterdam) { _ in 0.1 }
+        let http = try TestHTTPServer { target in
+            if target.hasPrefix("/eurofxref-daily.xml") {
+                let index = min(asked.add(1, ordering: .relaxed).oldValue, files.count - 1)
+                return TestHTTPServer.Response(contentType: "text/xml", body: files[index])
+            }
+            return target.hasPrefix("/custom.json") ? .json(prices) : TestHTTPServer.Response(status: 404)
+        }
+        let broker = try await TestBroker.start()
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2025-05-12T10:00:00+02:00")),
+            settings: [
+                .source: .text("custom"), .customURL: .text(http.baseURL.absoluteString + "/custom.json"), .currency: .text("SEK"),
+                .colorMode: .text("relative"), .vatPercent: .number(0),
+            ])
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        // Neither hostile file is believed: no price at a made-up rate, stale, and asked again.
+        #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil)
+        #expect(live.all("energyclock/price").allSatisfy { $0.isEmpty })
+        #expect(await harness.advance(until: { live.last("energyclock/price") == "1.092" }, limit: at("2025-05-12T12:00:00+02:00")))
+        #expect(asked.load(ordering: .relaxed) >= 3)
+        #expect(live.all("energyclock/price").allSatisfy { $0.isEmpty || $0 == "1.092" }, "never nan, never 0")
+        #expect(live.last("energyclock/stale") == "false")
+        await live.stop()
+        await harness.stop()
+
+        // The refused days never reached the store: a restart does not take 2099 as the newest day.
+        let store = try PriceStore(directory: harness.stateDirectory)
+        let stored = try store.exchangeRates(notAfter: LocalDay(year: 2200, month: 1, day: 1))
+        #expect(stored.rates.latestDay == LocalDay(year: 2025, month: 5, day: 9))
+        store.close()
+    }
+
     @Test func withoutAnyRateNoConvertedPriceIsPublished() async throws {
         let amsterdam = try #require(LocalCalendar(identifier: "Europe/Amsterdam"))
         let http = try Self.server(

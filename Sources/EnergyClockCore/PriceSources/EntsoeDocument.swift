@@ -97,7 +97,7 @@ struct EntsoeDocument {
             case ("Point", "position"): point?.position = Int(value) ?? 0
             case ("Point", "price.amount"):
                 guard let amount = Bounded.decimal(value) else {
-                    failure = "price.amount \"\(value.prefix(40))\" is not a number"
+                    failure = "price.amount \(Quote.json(value, limit: 40)) is not a number"
                     return
                 }
                 point?.amount = amount

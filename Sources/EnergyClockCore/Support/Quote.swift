@@ -11,16 +11,19 @@ package enum Quote {
 
     /// `text` with control characters escaped and, when longer than `limit` bytes, cut there and
     /// followed by `… (N bytes)`.
+    ///
+    /// The limit holds for the escaped text, so a run of control characters cannot grow past it.
     package static func clip(_ text: String, limit: Int = limit) -> String {
-        guard text.utf8.count > limit else { return escapingControls(text) }
+        let escaped = escapingControls(text)
+        guard escaped.utf8.count > limit else { return escaped }
         var kept = ""
         var bytes = 0
-        for scalar in text.unicodeScalars {
+        for scalar in escaped.unicodeScalars {
             bytes += String(scalar).utf8.count
             guard bytes <= limit else { break }
             kept.unicodeScalars.append(scalar)
         }
-        return escapingControls(kept) + "… (\(text.utf8.count) bytes)"
+        return kept + "… (\(text.utf8.count) bytes)"
     }
 
     /// `text` with every control character (C0, DEL, C1, line and paragraph separators) written

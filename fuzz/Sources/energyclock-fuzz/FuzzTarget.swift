@@ -1,4 +1,6 @@
 import EnergyClockCore
+import EnergyClockFace
+import EnergyClockPublisher
 import Foundation
 
 /// The parsers under test, by the name given in `ENERGYCLOCK_FUZZ_TARGET`.
@@ -6,7 +8,7 @@ import Foundation
 /// Each must return or throw its own typed error for any input; a crash, a sanitizer report or
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
-    case settings, energyzero, entsoe, awattar, energycharts, custom
+    case settings, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options, supervisor, health, helper
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
 
@@ -24,6 +26,12 @@ enum FuzzTarget: String, CaseIterable {
         case .awattar: _ = try? AwattarSource.parse(bytes)
         case .energycharts: _ = try? EnergyChartsSource.parse(bytes)
         case .custom: _ = try? CustomSource.parse(bytes)
+        case .nordpool: _ = try? NordPoolSource.parse(bytes, area: "SE3")
+        case .ecb: _ = try? ExchangeRates.parseECB(bytes)
+        case .options: _ = try? AddOnOptions.environment(fromOptions: bytes, into: ["TZ": "Europe/Amsterdam"])
+        case .supervisor: _ = try? AddOnOptions.broker(fromSupervisorAnswer: bytes, status: 200, into: ["SUPERVISOR_TOKEN": "t"])
+        case .health: _ = HealthRecord.parse(bytes)
+        case .helper: _ = try? ClockRenderer.pictures(fromHelperOutput: bytes)
         }
     }
 

@@ -1,13 +1,20 @@
 import EnergyClockCore
 import FoundationEssentials
-import Glibc
 import Platform
 
-/// A JSON options file, such as a Home Assistant add-on's `/data/options.json`, read as
-/// `ENERGYCLOCK_*` variables; variables already set and flags win over it.
-enum OptionsFile {
+/// A Home Assistant add-on's options: its `/data/options.json`, and the broker the Supervisor's
+/// MQTT service names, read as `ENERGYCLOCK_*` variables; variables already set and flags win.
+public enum AddOnOptions {
+    /// Why options could not be read; `description` says what to fix.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What is wrong.
+        public let description: String
+
+        init(_ description: String) { self.description = description }
+    }
+
     /// The file's keys and the variables they set; `settings` keys become one `ENERGYCLOCK_SETTINGS` object.
-    static let variables: [String: String] = [
+    package static let variables: [String: String] = [
         "mqtt_host": "ENERGYCLOCK_MQTT_HOST", "mqtt_port": "ENERGYCLOCK_MQTT_PORT", "mqtt_username": "ENERGYCLOCK_MQTT_USERNAME",
         "mqtt_password": "ENERGYCLOCK_MQTT_PASSWORD", "mqtt_tls": "ENERGYCLOCK_MQTT_TLS", "topic_prefix": "ENERGYCLOCK_TOPIC_PREFIX",
         "timezone": "ENERGYCLOCK_TIMEZONE", "entsoe_token": "ENERGYCLOCK_ENTSOE_TOKEN", "leds": "ENERGYCLOCK_LED",
@@ -15,21 +22,27 @@ enum OptionsFile {
         "state_dir": "ENERGYCLOCK_STATE_DIR",
     ]
     /// The largest options file read.
-    static let maxFileBytes = 1 << 20
+    package static let maxFileBytes = 1 << 20
 
     /// Keys that are settings, applied at start as on `settings/set`.
-    static let settings: Set<String> = ["source", "zone", "fallback_sources", "currency", "vat_percent"]
+    package static let settings: Set<String> = ["source", "zone", "fallback_sources", "currency", "vat_percent"]
 
     /// `environment` with what the file at `path` sets added; an empty value in the file is left out.
-    static func merge(_ path: String, into environment: [String: String]) throws(UsageError) -> [String: String] {
-        let data: [UInt8]
+    package static func merge(_ path: String, into environment: [String: String]) throws(Failure) -> [String: String] {
         switch RegularFile.read(path, limit: maxFileBytes, timeout: 2) {
-        case let .success(bytes): data = bytes
-        case let .failure(failure): throw UsageError("cannot read the options file: \(failure)")
+        case let .success(bytes):
+            do {
+                return try Self.environment(fromOptions: bytes, into: environment)
+            } catch {
+                throw Failure("the options file \(path): \(error)")
+            }
+        case let .failure(failure): throw Failure("cannot read the options file: \(failure)")
         }
-        guard case let .object(members)? = JSONValue.parse(data) else {
-            throw UsageError("the options file \(path) is not a JSON object")
-        }
+    }
+
+    /// `environment` with what the options document `data` sets added; an empty value is left out.
+    public static func environment(fromOptions data: [UInt8], into environment: [String: String]) throws(Failure) -> [String: String] {
+        guard case let .object(members)? = JSONValue.parse(data) else { throw Failure("not a JSON object") }
         var merged = environment
         var initial: [String: JSONValue] = [:]
         for (key, value) in members.sorted(by: { $0.key < $1.key }) {
@@ -37,9 +50,7 @@ enum OptionsFile {
                 if value != .null, value != .string("") { initial[key] = value }
                 continue
             }
-            guard let variable = variables[key] else {
-                throw UsageError("the options file \(path) has an unknown option \"\(Quote.clip(key, limit: 60))\"")
-            }
+            guard let variable = variables[key] else { throw Failure("unknown option \(Quote.json(key, limit: 60))") }
             let text: String
             switch value {
             case .null: continue
@@ -48,7 +59,7 @@ enum OptionsFile {
             case let .bool(b): text = b ? "true" : "false"
             case let .array(items):
                 text = items.compactMap { if case let .string(s) = $0 { s } else { nil } }.joined(separator: ",")
-            case .object: throw UsageError("the options file \(path): \(key) must not be an object")
+            case .object: throw Failure("\(Quote.json(key, limit: 60)) must not be an object")
             }
             if !text.isEmpty, merged[variable] == nil { merged[variable] = text }
         }
@@ -72,18 +83,18 @@ enum OptionsFile {
     /// With a Supervisor token and no broker given, the broker of Home Assistant's MQTT service.
     ///
     /// `GET <supervisor>/services/mqtt` answers `{"result":"ok","data":{"host","port","ssl","username","password"}}`.
-    static func supervisorBroker(into environment: [String: String]) async throws(UsageError) -> [String: String] {
+    package static func supervisorBroker(into environment: [String: String]) async throws(Failure) -> [String: String] {
         guard let token = environment["SUPERVISOR_TOKEN"], !token.isEmpty, environment["ENERGYCLOCK_MQTT_HOST"] == nil else {
             return environment
         }
         let base = environment["ENERGYCLOCK_SUPERVISOR_URL"] ?? "http://supervisor"
-        guard let url = URL(string: base + "/services/mqtt") else { throw UsageError("ENERGYCLOCK_SUPERVISOR_URL is not a URL") }
+        guard let url = URL(string: base + "/services/mqtt") else { throw Failure("ENERGYCLOCK_SUPERVISOR_URL is not a URL") }
         var answer: HTTPResponse?
         var lastError: HTTPError?
         // The Supervisor may still be starting when the add-on does: three tries, two seconds apart.
         for attempt in 1...3 {
             do {
-                answer = try await HTTPClient(timeout: 10).get(url, headers: ["Authorization: Bearer \(token)"])
+                answer = try await HTTPClient(timeout: 10, maxBodyBytes: 64 << 10).get(url, headers: ["Authorization: Bearer \(token)"])
                 break
             } catch {
                 lastError = error
@@ -91,16 +102,23 @@ enum OptionsFile {
             }
         }
         guard let response = answer else {
-            throw UsageError(
+            throw Failure(
                 "could not ask the Supervisor for the MQTT broker: \(lastError.map { "\($0)" } ?? "no answer"); set mqtt_host in the options"
             )
         }
-        guard response.status == 200, case let .object(root)? = JSONValue.parse(response.body), case let .object(data)? = root["data"],
+        return try broker(fromSupervisorAnswer: response.body, status: response.status, into: environment)
+    }
+
+    /// `environment` with the broker that the Supervisor's answer `body` (with HTTP `status`)
+    /// names: host, a port from 1 to 65535, TLS, and a login unless one is set already.
+    public static func broker(fromSupervisorAnswer body: [UInt8], status: Int, into environment: [String: String]) throws(Failure)
+        -> [String: String]
+    {
+        guard status == 200, case let .object(root)? = JSONValue.parse(body), case let .object(data)? = root["data"],
             case let .string(host)? = data["host"], !host.isEmpty
         else {
-            throw UsageError(
-                "the Supervisor has no MQTT service (HTTP \(response.status)); install the Mosquitto add-on or set mqtt_host in the options"
-            )
+            throw Failure(
+                "the Supervisor has no MQTT service (HTTP \(status)); install the Mosquitto add-on or set mqtt_host in the options")
         }
         var merged = environment
         merged["ENERGYCLOCK_MQTT_HOST"] = host
@@ -108,11 +126,11 @@ enum OptionsFile {
         case nil, .null?: break
         case let .number(number)?:
             guard let port = Bounded.integer(number, in: 1...65_535) else {
-                throw UsageError("the Supervisor's MQTT service gave the port \(Quote.number(number)), not a port from 1 to 65535")
+                throw Failure("the Supervisor's MQTT service gave the port \(Quote.number(number)), not a port from 1 to 65535")
             }
             merged["ENERGYCLOCK_MQTT_PORT"] = String(port)
         case let other?:
-            throw UsageError("the Supervisor's MQTT service gave \(other.typeName) as the port, not a number")
+            throw Failure("the Supervisor's MQTT service gave \(other.typeName) as the port, not a number")
         }
         if case let .string(user)? = data["username"], !user.isEmpty, merged["ENERGYCLOCK_MQTT_USERNAME"] == nil {
             merged["ENERGYCLOCK_MQTT_USERNAME"] = user

@@ -1,0 +1,78 @@
+import EnergyClockCore
+import EnergyClockFace
+import EnergyClockTesting
+import Foundation
+import Platform
+import Testing
+
+@testable import EnergyClockPublisher
+
+/// A misbehaving clock helper: what it writes is checked before it is published, a failure is
+/// logged once per kind and tried again after a pause, never in a loop.
+@Suite struct HelperLeashTests {
+    /// A renderer running a shell script as its helper, with short limits.
+    func renderer(_ script: String, seconds: Double = 20) throws -> ClockRenderer {
+        let path = temporaryDirectory().appendingPathComponent("helper").path
+        try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        var renderer = ClockRenderer(helper: path)
+        renderer.limits = Subprocess.Limits(seconds: seconds, outputBytes: 1 << 20, errorBytes: 4096)
+        return renderer
+    }
+
+    func kind(_ renderer: ClockRenderer) async -> String? {
+        do {
+            _ = try await renderer.draw(ClockFace(ClockFixtures.normal))
+            return nil
+        } catch {
+            return error.kind
+        }
+    }
+
+    @Test func whatTheHelperWritesIsCheckedAndItsFailuresNamed() async throws {
+        #expect(await kind(try renderer("cat >/dev/null; sleep 30", seconds: 1)) == "timedOut")
+        #expect(await kind(try renderer("cat >/dev/null; printf '10\\nnot a png!<svg></svg>'")) == "badOutput")
+        #expect(await kind(try renderer("cat >/dev/null; printf '3\\nabc'")) == "badOutput")
+        #expect(await kind(try renderer("cat >/dev/null; head -c 500000 /dev/zero")) == "badOutput")
+        #expect(await kind(try renderer("cat >/dev/null; printf '5\\n'; head -c 3000000 /dev/zero")) == "outputTooLarge")
+        #expect(await kind(ClockRenderer(helper: "/nonexistent/energyclock-render")) == "notStarted")
+        // A helper that writes 64 KiB of errors and fails: one bounded line of its words.
+        let noisy = try renderer("cat >/dev/null; head -c 70000 /dev/zero | tr '\\\\0' x >&2; exit 4")
+        do {
+            _ = try await noisy.draw(ClockFace(ClockFixtures.normal))
+            Issue.record("a failing helper must fail the drawing")
+        } catch {
+            #expect(error.kind == "failed")
+            #expect(error.description.contains("ended with status 4"))
+            #expect(error.description.utf8.count < 500)
+        }
+        // A real PNG signature and an SVG root pass.
+        let png = ClockRenderer.pngSignature + [UInt8](repeating: 0, count: 40)
+        #expect(ClockRenderer.problem(png: png) == nil)
+        #expect(ClockRenderer.problem(svg: Array("<?xml version=\"1.0\"?>\n<svg xmlns='x'></svg>\n".utf8)) == nil)
+        #expect(ClockRenderer.problem(svg: Array("<html><svg></svg></html>".utf8)) != nil)
+    }
+
+    @Test func aFailedDrawingWaitsAndIsLoggedOncePerKind() {
+        var output = ClockOutput(topics: TopicTree(), enabled: true)
+        let start = ContinuousClock.now
+        guard case .draw = output.decide(for: ClockFixtures.normal, at: start) else {
+            Issue.record("the first snapshot is drawn")
+            return
+        }
+        let first = output.failed("timedOut", at: start)
+        #expect(first == (pause: .seconds(30), log: true))
+        guard case .nothing = output.decide(for: ClockFixtures.normal, at: start + .seconds(1)) else {
+            Issue.record("no drawing during the pause")
+            return
+        }
+        guard case .draw = output.decide(for: ClockFixtures.normal, at: start + .seconds(31)) else {
+            Issue.record("drawn again after the pause")
+            return
+        }
+        let second = output.failed("timedOut", at: start + .seconds(31))
+        #expect(second == (pause: .seconds(60), log: false), "the same kind is not logged again; the pause doubles")
+        _ = output.decide(for: ClockFixtures.normal, at: start + .seconds(100))
+        #expect(output.failed("badOutput", at: start + .seconds(100)).log, "a new kind is logged")
+    }
+}
