@@ -1,7 +1,9 @@
 import EnergyClockCore
+import EnergyClockFace
 import EnergyClockPublisher
 import EnergyClockTesting
 import Foundation
+import Glibc
 import MQTTClient
 import Testing
 
@@ -52,6 +54,33 @@ struct ClockTopicTests {
         await late.stop()
         await live.stop()
         await harness.stop()
+    }
+
+    @Test func aHangingHelperIsStoppedWithTheDaemonAndNothingOfItIsPublished() async throws {
+        let broker = try await TestBroker.start()
+        let directory = temporaryDirectory()
+        let pidFile = directory.appendingPathComponent("helper.pid").path
+        let helper = directory.appendingPathComponent("helper").path
+        // A helper that reads the face, says where it is, ignores TERM and never answers.
+        try Data("#!/bin/sh\ncat >/dev/null\necho $$ > \(pidFile)\ntrap '' TERM\nsleep 60\n".utf8).write(to: URL(fileURLWithPath: helper))
+        chmod(helper, 0o755)
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
+            options: PublisherOptions(renderer: ClockRenderer(helper: helper)))
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
+        let deadline = Date().addingTimeInterval(10)
+        while !FileManager.default.fileExists(atPath: pidFile), Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        let stopping = Date()
+        await harness.stop()
+        #expect(Date().timeIntervalSince(stopping) < 5, "the drawing did not hold up the shutdown")
+        try await Task.sleep(for: .milliseconds(100))
+        let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+        #expect(state == nil || state == "Z", "the helper was ended with the daemon: \(state ?? "")")
+        #expect(live.all("energyclock/clock/png").isEmpty)
+        #expect(live.last("energyclock/status") == "offline")
+        await live.stop()
     }
 
     @Test func aBandChangeRedrawsButNeverTwiceInASecond() async throws {
