@@ -42,26 +42,27 @@ extension PriceManager {
     /// `snapshot`, after logging once when prices start or stop being left out for want of a rate,
     /// or because they worked out to a number that is not finite.
     func noted(_ snapshot: Snapshot) -> Snapshot {
-        if snapshot.nonFinitePrice != nonFiniteLogged {
-            nonFiniteLogged = snapshot.nonFinitePrice
-            if snapshot.nonFinitePrice {
-                logger.error(
-                    "some prices work out to a number that is not finite with the settings and exchange rates in force; "
-                        + "they are not published (check the currency's rate and the tariff settings)")
-            } else {
-                logger.info("every known price is a finite number again")
-            }
-        }
-        if snapshot.missingRate != missingRateLogged {
-            missingRateLogged = snapshot.missingRate
-            if snapshot.missingRate {
-                logger.error(
-                    "no \(settings.currency) exchange rate is known for some days with prices; their prices are not published "
-                        + "until the ECB's reference rates cover them (see --ecb-url)")
-            } else {
-                logger.info("every day with prices has a \(settings.currency) exchange rate again")
-            }
-        }
+        let currency = settings.currency
+        logChange(
+            of: snapshot.nonFinitePrice, &nonFiniteLogged,
+            started: "some prices work out to a number that is not finite with the settings and exchange rates in force; "
+                + "they are not published (check the currency's rate and the tariff settings)",
+            ended: "every known price is a finite number again")
+        logChange(
+            of: snapshot.missingRate, &missingRateLogged,
+            started: "no \(currency) exchange rate is known for some days with prices; their prices are not published "
+                + "until the ECB's reference rates cover them (see --ecb-url)",
+            ended: "every day with prices has a \(currency) exchange rate again")
         return snapshot
+    }
+
+    /// Logs `started` as an error when `condition` becomes true and `ended` when it becomes false
+    /// again, once each; `logged` remembers which was said last.
+    private func logChange(
+        of condition: Bool, _ logged: inout Bool, started: @autoclosure () -> String, ended: @autoclosure () -> String
+    ) {
+        guard condition != logged else { return }
+        logged = condition
+        if condition { logger.error(started()) } else { logger.info(ended()) }
     }
 }
