@@ -42,6 +42,7 @@ extension ClockFace {
         w.endObject()
         w.field("source", source)
         w.field("stale", stale)
+        w.field("caption", caption)
         w.endObject()
         return w.output
     }
@@ -73,6 +74,7 @@ extension ClockFace {
         let band: Band? = if case let .string(name)? = root["band"] { Band(rawValue: name) } else { nil }
         self.init(
             day: day, sectors: sectors, hand: number("hand"), price: number("price"), band: band, unit: unit, thresholds: thresholds,
-            palette: palette, source: source, stale: stale)
+            palette: palette, source: source, stale: stale,
+            caption: { if case let .string(text)? = root["caption"] { text } else { nil } }())
     }
 }

@@ -38,12 +38,16 @@ public struct ClockFace: Sendable, Equatable {
     /// Who served the prices, and whether they are stale.
     public var source: String
     public var stale: Bool
+    /// What the middle says when the face has no hand: `tomorrow`, or the weekday of a day drawn
+    /// for the record.
+    public var caption: String?
 
     /// A face from its parts.
     public init(
         day: LocalDay, sectors: [Sector], hand: Double?, price: Double?, band: Band?, unit: String, thresholds: Thresholds?,
-        palette: [Band: RGBColor], source: String, stale: Bool
+        palette: [Band: RGBColor], source: String, stale: Bool, caption: String? = nil
     ) {
+        self.caption = caption
         self.day = day
         self.sectors = sectors
         self.hand = hand
@@ -56,11 +60,13 @@ public struct ClockFace: Sendable, Equatable {
         self.stale = stale
     }
 
-    /// The clock of today, or of tomorrow with `tomorrow`, from `snapshot`.
-    public init(_ snapshot: Snapshot, tomorrow: Bool = false) {
+    /// The clock of today, or of tomorrow with `tomorrow`, from `snapshot`; with `showsNow` off,
+    /// today's clock without the hand, the current slot or its price (a day drawn for the record).
+    public init(_ snapshot: Snapshot, tomorrow: Bool = false, showsNow: Bool = true) {
         let calendar = snapshot.calendar
         let today = calendar.day(containing: snapshot.now)
         day = tomorrow ? today.adding(days: 1) : today
+        let now = !tomorrow && showsNow
         let span = calendar.interval(of: day)
         let slots = tomorrow ? snapshot.tomorrow : snapshot.today
         let hours = Int((span.duration / 3600).rounded())
@@ -80,17 +86,21 @@ public struct ClockFace: Sendable, Equatable {
             let hour = calendar.wallClock(at: start).second / 3600
             return Sector(
                 label: (hour < 10 ? "0" : "") + String(hour), start: start, end: end, parts: parts,
-                isCurrent: !tomorrow && snapshot.now >= start && snapshot.now < end)
+                isCurrent: now && snapshot.now >= start && snapshot.now < end)
         }
-        hand = tomorrow ? nil : snapshot.now.timeIntervalSince(span.start) / span.duration
-        price = tomorrow ? nil : snapshot.current?.price
-        band = tomorrow ? nil : snapshot.current?.band
+        hand = now ? snapshot.now.timeIntervalSince(span.start) / span.duration : nil
+        price = now ? snapshot.current?.price : nil
+        band = now ? snapshot.current?.band : nil
         unit = snapshot.settings.unit
         thresholds = snapshot.thresholds
         palette = Dictionary(uniqueKeysWithValues: Band.allCases.map { ($0, snapshot.settings.color(of: $0)) })
         source = snapshot.source
         stale = snapshot.stale
+        caption = tomorrow ? "tomorrow" : (showsNow ? nil : Self.weekdays[day.weekday])
     }
+
+    /// Weekday names, Monday first, as `LocalDay.weekday` counts.
+    static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
     /// The legend: `≤ 0.1` for green, yellow and orange, `> 0.3` for red.
     public var legend: [(band: Band, text: String)] {

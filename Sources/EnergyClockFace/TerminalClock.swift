@@ -67,8 +67,8 @@ public struct TerminalClock: Sendable {
         if let current = face.sectors.first(where: \.isCurrent) {
             let next = face.sectors.first { $0.start >= current.end }
             middle.append("now \(current.label):00\(next.map { "\u{2013}\($0.label):00" } ?? "")")
-        } else if face.hand == nil {
-            middle.append("tomorrow")
+        } else if face.hand == nil, let caption = face.caption {
+            middle.append(caption)
         }
         if let price = face.price {
             middle.append("\(DecimalFormat.string(price, decimals: 4)) \(face.unit)")

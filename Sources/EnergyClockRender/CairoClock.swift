@@ -168,7 +168,7 @@ public enum CairoClock {
         } else {
             font(16)
             color(dimText)
-            write(face.hand == nil ? "tomorrow" : "no price now", x: center.x, y: center.y + 6)
+            if let caption = face.hand == nil ? face.caption : "no price now" { write(caption, x: center.x, y: center.y + 6) }
         }
         // The date and source, top left; stale data, top right.
         font(15, bold: true)

@@ -45,3 +45,19 @@ package func quarterDays(around day: LocalDay, calendar: LocalCalendar = amsterd
 package func builtExecutable(_ name: String) -> String {
     Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path
 }
+
+/// Writes an executable script to `path` through `install(1)`, in a process of its own.
+///
+/// A script written by this process can fail to run with "Text file busy" while another test's
+/// spawn briefly holds an inherited copy of the writing descriptor; written by a child, it
+/// never is.
+package func writeExecutable(_ script: String, to path: String) throws {
+    let source = temporaryDirectory().appendingPathComponent("script")
+    try Data(script.utf8).write(to: source)
+    let install = Process()
+    install.executableURL = URL(fileURLWithPath: "/usr/bin/install")
+    install.arguments = ["-m", "755", source.path, path]
+    try install.run()
+    install.waitUntilExit()
+    guard install.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+}

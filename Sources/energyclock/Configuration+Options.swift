@@ -24,7 +24,9 @@ extension Configuration {
         OptionSpec(name: "brightness", value: "BAND=N,…", help: "sets LED brightness per band, 0-255, e.g. green=64,red=255"),
         OptionSpec(name: "fetch-timeout", value: "SECONDS", help: "HTTP time-out per request, 1-300 (default: 20)"),
         OptionSpec(name: "max-body-bytes", value: "BYTES", help: "largest price response accepted (default: 8388608)"),
-        OptionSpec(name: "log-level", value: "LEVEL", help: "debug, info, warning or error (default: info)"),
+        OptionSpec(
+            name: "log-level", value: "LEVEL",
+            help: "debug, info, warning or error (default: info for run, warning for prices, clock and render)"),
     ]
 
     /// Options of `energyclock run`.
@@ -94,7 +96,10 @@ extension Configuration {
 
     /// Options of `energyclock clock`.
     static let clockSpecs: [OptionSpec] =
-        [OptionSpec(name: "tomorrow", value: nil, help: "draw tomorrow instead of today")] + commonSpecs
+        [
+            OptionSpec(name: "tomorrow", value: nil, help: "draw tomorrow instead of today"),
+            OptionSpec(name: "date", value: "YYYY-MM-DD", help: "draw this local day instead, from the cache or the source"),
+        ] + commonSpecs
 
     /// Options of `energyclock render`.
     static let renderSpecs: [OptionSpec] =

@@ -48,13 +48,16 @@ struct Configuration {
     var pngPath: String?
 
     /// Reads and checks every option.
-    init(_ options: ParsedOptions, environment: [String: String]) throws(UsageError) {
+    ///
+    /// `quiet` commands (`prices`, `clock`, `render`) log warnings and errors only unless
+    /// `--log-level` says otherwise, so that what they print stands alone.
+    init(_ options: ParsedOptions, environment: [String: String], quiet: Bool = false) throws(UsageError) {
         let zoneName = options["timezone"] ?? "Europe/Amsterdam"
         guard let calendar = LocalCalendar(identifier: zoneName) else {
             throw UsageError("\(options.origin("timezone")): unknown time zone \"\(zoneName)\"; use an IANA name such as Europe/Amsterdam")
         }
         self.calendar = calendar
-        let level = options["log-level"] ?? "info"
+        let level = options["log-level"] ?? (quiet ? "warning" : "info")
         guard let logLevel = LogLevel(rawValue: level.lowercased()) else {
             throw UsageError("\(options.origin("log-level")) must be debug, info, warning or error, got \"\(level)\"")
         }

@@ -25,13 +25,16 @@ enum EnergyClockCommand {
                 guard let config = try configuration(arguments, specs: Configuration.healthSpecs, environment: environment) else { return }
                 exit(HealthCommand.run(config))
             case "prices":
-                guard let config = try configuration(arguments, specs: Configuration.pricesSpecs, environment: environment) else { return }
+                guard let config = try configuration(arguments, specs: Configuration.pricesSpecs, environment: environment, quiet: true)
+                else { return }
                 exit(await PricesCommand.run(config))
             case "clock":
-                guard let config = try configuration(arguments, specs: Configuration.clockSpecs, environment: environment) else { return }
+                guard let config = try configuration(arguments, specs: Configuration.clockSpecs, environment: environment, quiet: true)
+                else { return }
                 exit(await ClockCommand.terminal(config, environment: environment))
             case "render":
-                guard let config = try configuration(arguments, specs: Configuration.renderSpecs, environment: environment) else { return }
+                guard let config = try configuration(arguments, specs: Configuration.renderSpecs, environment: environment, quiet: true)
+                else { return }
                 exit(await ClockCommand.render(config))
             case let other?:
                 throw UsageError("unknown command \"\(other)\"; use run, prices, clock, render, health, --help or --version")
@@ -62,13 +65,15 @@ extension EnergyClockCommand {
 
     /// The options of a command, read from its arguments after the command's name and from the
     /// environment; nil when `--help` was asked for (and printed).
-    static func configuration(_ arguments: [String], specs: [OptionSpec], environment: [String: String]) throws -> Configuration? {
+    static func configuration(
+        _ arguments: [String], specs: [OptionSpec], environment: [String: String], quiet: Bool = false
+    ) throws -> Configuration? {
         guard !arguments.contains("--help") else {
             print(Help.text)
             return nil
         }
         let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: specs, environment: environment)
-        return try Configuration(options, environment: environment)
+        return try Configuration(options, environment: environment, quiet: quiet)
     }
 }
 

@@ -9,8 +9,9 @@ enum Help {
             "Usage:",
             "  energyclock run [options]       run the daemon",
             "  energyclock prices [options]    print today's and tomorrow's prices with their band",
-            "  energyclock clock [options]     draw today's 24-hour price clock (--tomorrow for tomorrow)",
+            "  energyclock clock [options]     draw today's 24-hour price clock (--tomorrow, or --date for any day)",
             "  energyclock render [options]    write the clock as --svg FILE and/or --png FILE (- for stdout)",
+            "  energyclock health [options]    exit 0 while a daemon on the state directory runs and keeps publishing",
             "  energyclock --help | --version",
             "",
             "Every option can also be set as ENERGYCLOCK_<NAME>, e.g. --mqtt-host as ENERGYCLOCK_MQTT_HOST.",
@@ -23,6 +24,8 @@ enum Help {
         lines += Configuration.pricesSpecs.filter { spec in !Configuration.runSpecs.contains { $0.name == spec.name } }.map(describe)
         lines += ["", "Options of clock and render (also the shared ones above):"]
         lines += Configuration.renderSpecs.filter { spec in !Configuration.runSpecs.contains { $0.name == spec.name } }.map(describe)
+        lines += ["", "Options of health (also the shared ones above):"]
+        lines += Configuration.healthSpecs.filter { spec in !Configuration.runSpecs.contains { $0.name == spec.name } }.map(describe)
         return lines.joined(separator: "\n")
     }
 

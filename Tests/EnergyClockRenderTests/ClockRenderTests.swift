@@ -22,6 +22,12 @@ import Testing
         let long = ClockFace(ClockFixtures.long)
         #expect(long.sectors.count == 25)
         #expect(long.sectors.map(\.label).filter { $0 == "02" }.count == 2, "the repeated hour is two hours")
+        // A day drawn for the record: no hand, no current slot, its weekday in the middle.
+        let record = ClockFace(ClockFixtures.long, showsNow: false)
+        #expect(record.hand == nil && record.price == nil && !record.sectors.contains(where: \.isCurrent))
+        #expect(record.caption == "Sunday" && record.sectors.count == 25)
+        #expect(ClockFace(ClockFixtures.normal, tomorrow: true).caption == "tomorrow")
+        #expect(ClockFace(json: Array(record.json.utf8)) == record, "the caption reaches the helper")
         let quarters = ClockFace(
             ClockFixtures.snapshot(day: LocalDay(year: 2026, month: 1, day: 14), now: at("2026-01-14T05:10:00+01:00"), quarters: true))
         // 05:00–06:00: 0.05, 0.076, 0.102, 0.128 EUR/kWh.

@@ -13,8 +13,7 @@ import Testing
     /// A renderer running a shell script as its helper, with short limits.
     func renderer(_ script: String, seconds: Double = 20) throws -> ClockRenderer {
         let path = temporaryDirectory().appendingPathComponent("helper").path
-        try Data(("#!/bin/sh\n" + script + "\n").utf8).write(to: URL(fileURLWithPath: path))
-        chmod(path, 0o755)
+        try writeExecutable("#!/bin/sh\n" + script + "\n", to: path)
         var renderer = ClockRenderer(helper: path)
         renderer.limits = Subprocess.Limits(seconds: seconds, outputBytes: 1 << 20, errorBytes: 4096)
         return renderer

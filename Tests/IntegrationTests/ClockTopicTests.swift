@@ -62,8 +62,7 @@ struct ClockTopicTests {
         let pidFile = directory.appendingPathComponent("helper.pid").path
         let helper = directory.appendingPathComponent("helper").path
         // A helper that reads the face, says where it is, ignores TERM and never answers.
-        try Data("#!/bin/sh\ncat >/dev/null\necho $$ > \(pidFile)\ntrap '' TERM\nsleep 60\n".utf8).write(to: URL(fileURLWithPath: helper))
-        chmod(helper, 0o755)
+        try writeExecutable("#!/bin/sh\ncat >/dev/null\necho $$ > \(pidFile)\ntrap '' TERM\nsleep 60\n", to: helper)
         let harness = try ServiceHarness(
             broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
             options: PublisherOptions(renderer: ClockRenderer(helper: helper)))
