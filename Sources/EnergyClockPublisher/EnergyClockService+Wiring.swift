@@ -24,16 +24,17 @@ extension EnergyClockService {
         package var allowRemoteURL = false
         /// Settings from the command line, applied over the saved ones at start.
         package var overrides: SettingsPatch?
-        /// The lowest level logged.
-        package var logLevel: LogLevel = .info
+        /// The program's logger; each part logs through it under its own label.
+        package var logger: Logger
         /// The spread of every fetch delay, from −1 to 1.
         package var jitter: @Sendable () -> Double = { Double.random(in: -1...1) }
 
         /// Parts with the defaults for the rest.
         package init(
             mqtt: MQTTOptions, topics: TopicTree, catalog: SourceCatalog, manager: PriceManager.Configuration,
-            stateDirectory: StateDirectory, clock: any WallClock, publisher: PublisherOptions
+            stateDirectory: StateDirectory, clock: any WallClock, publisher: PublisherOptions, logger: Logger
         ) {
+            self.logger = logger
             self.mqtt = mqtt
             self.topics = topics
             self.catalog = catalog
@@ -47,7 +48,7 @@ extension EnergyClockService {
     /// A service wired from `parts`: the manager's output goes to the publisher, the broker's
     /// messages to the manager through the command router.
     package convenience init(_ parts: Parts) throws {
-        func logger(_ label: String) -> Logger { Logger(label: label, level: parts.logLevel) }
+        func logger(_ label: String) -> Logger { parts.logger.labelled(label) }
         let client = try MQTTClient(options: parts.mqtt)
         let publisher = MQTTPublisher(
             client: client, topics: parts.topics, options: parts.publisher, logger: logger("publisher"), health: parts.stateDirectory)

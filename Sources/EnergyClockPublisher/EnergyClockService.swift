@@ -21,7 +21,7 @@ package final class EnergyClockService: Sendable {
     /// Wires `manager`'s output to `publisher` and `client`'s messages to `manager`.
     package init(
         manager: PriceManager, client: MQTTClient, publisher: MQTTPublisher, router: CommandRouter,
-        influx: InfluxWriter? = nil, logger: Logger = Logger(label: "service")
+        influx: InfluxWriter? = nil, logger: Logger
     ) {
         self.manager = manager
         self.influx = influx

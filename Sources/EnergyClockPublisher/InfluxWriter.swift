@@ -34,7 +34,7 @@ package actor InfluxWriter {
 
     /// A writer holding at most `capacity` unsent points.
     package init(
-        target: Target, http: HTTPClient = HTTPClient(timeout: 10), capacity: Int = 10_000, logger: Logger = Logger(label: "influx")
+        target: Target, http: HTTPClient = HTTPClient(timeout: 10), capacity: Int = 10_000, logger: Logger
     ) {
         self.target = target
         self.http = http

@@ -39,7 +39,7 @@ package actor MQTTPublisher: ManagerOutput {
 
     /// A publisher over `client` for `topics`.
     package init(
-        client: MQTTClient, topics: TopicTree, options: PublisherOptions = PublisherOptions(), logger: Logger = Logger(label: "publisher"),
+        client: MQTTClient, topics: TopicTree, options: PublisherOptions = PublisherOptions(), logger: Logger,
         health: StateDirectory? = nil
     ) {
         healthDirectory = health

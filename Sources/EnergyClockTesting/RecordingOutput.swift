@@ -25,3 +25,36 @@ package final class RecordingOutput: ManagerOutput {
         return condition(self)
     }
 }
+
+/// A log handler that keeps every line, for tests that check what was logged; with `echo` it
+/// also writes them to standard error as the daemon would.
+package final class CapturingLogHandler: LogHandler {
+    /// One logged message.
+    package struct Line: Sendable, Equatable {
+        package var severity: LogLevel
+        package var label: String
+        package var message: String
+    }
+
+    private let lines = Mutex<[Line]>([])
+    private let echo: Bool
+
+    /// A handler that keeps what it is given.
+    package init(echo: Bool = false) {
+        self.echo = echo
+    }
+
+    /// Keeps the line, and writes it on with `echo`.
+    package func log(_ severity: LogLevel, label: String, message: String) {
+        lines.withLock { $0.append(Line(severity: severity, label: label, message: message)) }
+        if echo { StandardErrorLogHandler().log(severity, label: label, message: message) }
+    }
+
+    /// Every line so far.
+    package var logged: [Line] { lines.withLock { $0 } }
+
+    /// The messages so far at `severity` or above.
+    package func messages(atLeast severity: LogLevel) -> [String] {
+        logged.filter { $0.severity >= severity }.map(\.message)
+    }
+}

@@ -230,6 +230,7 @@ struct Configuration {
         return environment[variable]
     }
 
+    /// The program's logger for `label`: the one place that makes loggers, writing to standard error.
     func logger(_ label: String) -> Logger { Logger(label: label, level: logLevel) }
 
     /// The sources this build knows, configured from the options.
@@ -281,12 +282,11 @@ struct Configuration {
                 discovery: HADiscovery(prefix: discoveryPrefix, mode: discoveryMode, sources: catalog.ids, clockImage: clockImage),
                 leds: leds, z2mBaseTopic: z2mBaseTopic,
                 influx: influx.map { InfluxWriter(target: $0, logger: logger("influx")) }, clockImage: clockImage
-            )
+            ), logger: logger("energyclock")
         )
         parts.publisher.replyPrefixes = replyPrefixes
         parts.allowRemoteURL = allowRemoteURL
         parts.overrides = overrides
-        parts.logLevel = logLevel
         return parts
     }
 }

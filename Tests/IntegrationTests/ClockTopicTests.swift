@@ -82,6 +82,33 @@ struct ClockTopicTests {
         await live.stop()
     }
 
+    @Test func aFailingHelperIsLoggedOnceAndNotRetriedInALoop() async throws {
+        let broker = try await TestBroker.start()
+        let directory = temporaryDirectory()
+        let runs = directory.appendingPathComponent("runs").path
+        let helper = directory.appendingPathComponent("helper").path
+        try writeExecutable("#!/bin/sh\ncat >/dev/null\necho run >> \(runs)\necho 'no fonts here' >&2\nexit 3\n", to: helper)
+        let harness = try ServiceHarness(
+            broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
+            options: PublisherOptions(renderer: ClockRenderer(helper: helper)))
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
+        // Five changes of what the picture shows, each a reason to draw again.
+        for green in [0.11, 0.12, 0.13, 0.14, 0.15] {
+            try live.client.publish("energyclock/settings/green_max/set", "\(green)")
+        }
+        _ = await live.wait(count: 5, on: "energyclock/settings/result")
+        try await Task.sleep(for: .milliseconds(1500))
+        let attempts = (try? String(contentsOfFile: runs, encoding: .utf8))?.split(separator: "\n").count ?? 0
+        #expect(attempts == 1, "one drawing, then a pause of 30 s before the next: \(attempts)")
+        let errors = harness.log.messages(atLeast: .error).filter { $0.contains("could not draw the clock") }
+        #expect(errors.count == 1, "\(errors)")
+        #expect(errors.first?.contains("ended with status 3: no fonts here; trying again in 30 s") == true, "\(errors)")
+        #expect(live.all("energyclock/clock/png").isEmpty)
+        await live.stop()
+        await harness.stop()
+    }
+
     @Test func aBandChangeRedrawsButNeverTwiceInASecond() async throws {
         let broker = try await TestBroker.start()
         let harness = try ServiceHarness(

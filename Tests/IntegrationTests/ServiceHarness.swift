@@ -12,6 +12,8 @@ final class ServiceHarness: Sendable {
     let stateDirectory: URL
     let service: EnergyClockService
     let topics: TopicTree
+    /// What the service logged, from info up; written to standard error too with `ENERGYCLOCK_TEST_LOG`.
+    let log: CapturingLogHandler
     private let running: Task<Void, any Error>
 
     /// The bundled EnergyZero quarter-hour answer for 16–18 December 2025.
@@ -28,6 +30,9 @@ final class ServiceHarness: Sendable {
         self.clock = clock
         self.stateDirectory = stateDirectory
         topics = TopicTree(prefix: prefix)
+        let level = ProcessInfo.processInfo.environment["ENERGYCLOCK_TEST_LOG"].flatMap(LogLevel.init(rawValue:))
+        let log = CapturingLogHandler(echo: level != nil)
+        self.log = log
         let client = HTTPClient(timeout: fetchTimeout)
         let catalog = SourceCatalog(
             [
@@ -44,10 +49,10 @@ final class ServiceHarness: Sendable {
         )
         var parts = EnergyClockService.Parts(
             mqtt: mqtt, topics: topics, catalog: catalog, manager: .init(calendar: calendar),
-            stateDirectory: try StateDirectory(path: stateDirectory.path), clock: clock, publisher: options
+            stateDirectory: try StateDirectory(path: stateDirectory.path), clock: clock, publisher: options,
+            logger: Logger(label: "test", level: level ?? .info, handler: log)
         )
         parts.overrides = settings.isEmpty ? nil : SettingsPatch(settings)
-        parts.logLevel = ProcessInfo.processInfo.environment["ENERGYCLOCK_TEST_LOG"].flatMap(LogLevel.init(rawValue:)) ?? .error
         parts.jitter = { 0 }
         parts.allowRemoteURL = allowRemoteURL
         let service = try EnergyClockService(parts)

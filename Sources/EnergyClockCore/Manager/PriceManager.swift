@@ -59,7 +59,7 @@ public actor PriceManager {
     /// unknown or no longer valid field is logged and left out, never a reason to refuse to start.
     public init(
         configuration: Configuration, store: sending PriceStore, catalog: SourceCatalog, clock: any WallClock,
-        output: any ManagerOutput, logger: Logger = Logger(label: "manager"), overrides: SettingsPatch? = nil,
+        output: any ManagerOutput, logger: Logger, overrides: SettingsPatch? = nil,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }
     ) throws(ManagerError) {
         self.configuration = configuration

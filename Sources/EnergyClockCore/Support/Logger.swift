@@ -17,17 +17,49 @@ public enum LogLevel: String, Sendable, CaseIterable, Comparable {
     }
 }
 
-/// Writes `LEVEL [label] message` lines to standard error.
+/// Where log lines go: standard error in the daemon, a capturing handler in tests.
+///
+/// Like swift-log's `LogHandler`: libraries take a ``Logger`` and never make one; the program
+/// (or a test) chooses the handler once, and every logger derived from it shares it.
+public protocol LogHandler: Sendable {
+    /// Takes one message of `severity` from the part called `label`, already escaped and cut.
+    func log(_ severity: LogLevel, label: String, message: String)
+}
+
+/// `2026-01-15T12:00:00Z LEVEL [label] message` lines on standard error, one write each.
+public struct StandardErrorLogHandler: LogHandler {
+    /// The handler.
+    public init() {}
+
+    /// Writes the line.
+    public func log(_ severity: LogLevel, label: String, message: String) {
+        StandardError.write("\(ISO8601.utc(Date())) \(severity.rawValue.uppercased()) [\(label)] \(message)\n")
+    }
+}
+
+/// Logs messages of one part of the daemon through a ``LogHandler``.
 public struct Logger: Sendable {
     /// The part of the daemon that logs.
     public var label: String
     /// The lowest level written.
     public var level: LogLevel
+    /// Where the lines go.
+    public var handler: any LogHandler
 
-    /// A logger for `label`.
-    public init(label: String, level: LogLevel = .info) {
+    /// A logger for `label` writing through `handler` (by default to standard error); only the
+    /// program's entry point and tests make one.
+    public init(label: String, level: LogLevel = .info, handler: any LogHandler = StandardErrorLogHandler()) {
         self.label = label
         self.level = level
+        self.handler = handler
+    }
+
+    /// This logger for another part, with the same level and handler: how a library names the
+    /// parts it builds without making a logger of its own.
+    public func labelled(_ label: String) -> Logger {
+        var copy = self
+        copy.label = label
+        return copy
     }
 
     /// The longest message written, in bytes; the rest is cut with its length noted.
@@ -39,9 +71,7 @@ public struct Logger: Sendable {
     /// its own, and a message is cut at ``maxMessageBytes``.
     public func log(_ severity: LogLevel, _ message: @autoclosure () -> String) {
         guard severity >= level else { return }
-        let text = Quote.clip(message(), limit: Self.maxMessageBytes)
-        let line = "\(ISO8601.utc(Date())) \(severity.rawValue.uppercased()) [\(label)] \(text)\n"
-        StandardError.write(line)
+        handler.log(severity, label: label, message: Quote.clip(message(), limit: Self.maxMessageBytes))
     }
 
     /// Logs at debug level.
