@@ -1,33 +1,32 @@
+import EnergyClockCore
+
 extension Configuration {
     /// Options shared by every command.
-    static let commonSpecs: [OptionSpec] = [
-        OptionSpec(
-            name: "state-dir", value: "DIR",
-            help: "where the store lives (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/energyclock, else ~/.local/state/energyclock)"),
-        OptionSpec(name: "timezone", value: "ZONE", help: "IANA zone that defines today (default: Europe/Amsterdam)"),
-        OptionSpec(name: "energyzero-url", value: "URL", help: "EnergyZero API base (default: https://public.api.energyzero.nl)"),
-        OptionSpec(name: "entsoe-url", value: "URL", help: "ENTSO-E API base (default: https://web-api.tp.entsoe.eu)"),
-        OptionSpec(
-            name: "entsoe-token-file", value: "FILE", help: "file holding the ENTSO-E security token (or set ENERGYCLOCK_ENTSOE_TOKEN)"),
-        OptionSpec(
-            name: "awattar-url", value: "URL",
-            help: "aWATTar API base for every zone (default: api.awattar.de for DE-LU, api.awattar.at for AT)"),
-        OptionSpec(name: "energycharts-url", value: "URL", help: "Energy-Charts API base (default: https://api.energy-charts.info)"),
-        OptionSpec(
-            name: "nordpool-url", value: "URL",
-            help: "Nord Pool data portal API base (default: https://dataportal-api.nordpoolgroup.com/api)"),
-        OptionSpec(
-            name: "ecb-url", value: "URL",
-            help: "ECB euro reference rates file (default: https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml)"),
-        OptionSpec(name: "custom-url", value: "URL", help: "sets the custom_url setting: an http(s):// or file:// price list"),
-        OptionSpec(name: "palette", value: "BAND=#RRGGBB,…", help: "sets band colours, e.g. green=#00FF00,red=#FF0000"),
-        OptionSpec(name: "brightness", value: "BAND=N,…", help: "sets LED brightness per band, 0-255, e.g. green=64,red=255"),
-        OptionSpec(name: "fetch-timeout", value: "SECONDS", help: "HTTP time-out per request, 1-300 (default: 20)"),
-        OptionSpec(name: "max-body-bytes", value: "BYTES", help: "largest price response accepted (default: 8388608)"),
-        OptionSpec(
-            name: "log-level", value: "LEVEL",
-            help: "debug, info, warning or error (default: info for run, warning for prices, clock and render)"),
-    ]
+    static let commonSpecs: [OptionSpec] =
+        [
+            OptionSpec(
+                name: "state-dir", value: "DIR",
+                help: "where the store lives (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/energyclock, else ~/.local/state/energyclock)"
+            ),
+            OptionSpec(name: "timezone", value: "ZONE", help: "IANA zone that defines today (default: Europe/Amsterdam)"),
+        ]
+        // One address option per source that has an API, from the registry.
+        + SourceRegistry.entries.compactMap { entry in entry.urlOption.map { OptionSpec(name: $0, value: "URL", help: entry.urlHelp) } }
+        + [
+            OptionSpec(
+                name: "entsoe-token-file", value: "FILE", help: "file holding the ENTSO-E security token (or set ENERGYCLOCK_ENTSOE_TOKEN)"),
+            OptionSpec(
+                name: "ecb-url", value: "URL",
+                help: "ECB euro reference rates file (default: https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml)"),
+            OptionSpec(name: "custom-url", value: "URL", help: "sets the custom_url setting: an http(s):// or file:// price list"),
+            OptionSpec(name: "palette", value: "BAND=#RRGGBB,…", help: "sets band colours, e.g. green=#00FF00,red=#FF0000"),
+            OptionSpec(name: "brightness", value: "BAND=N,…", help: "sets LED brightness per band, 0-255, e.g. green=64,red=255"),
+            OptionSpec(name: "fetch-timeout", value: "SECONDS", help: "HTTP time-out per request, 1-300 (default: 20)"),
+            OptionSpec(name: "max-body-bytes", value: "BYTES", help: "largest price response accepted (default: 8388608)"),
+            OptionSpec(
+                name: "log-level", value: "LEVEL",
+                help: "debug, info, warning or error (default: info for run, warning for prices, clock and render)"),
+        ]
 
     /// Options of `energyclock run`.
     static let runSpecs: [OptionSpec] =

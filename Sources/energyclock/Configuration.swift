@@ -10,12 +10,9 @@ struct Configuration {
     var topics: TopicTree
     var stateDirectory: URL
     var calendar: LocalCalendar
-    var energyZeroURL: URL
-    var entsoeURL: URL
+    /// The address each source's `--<id>-url` option gave; a source not here uses its default.
+    var sourceURLs: [String: URL]
     var entsoeToken: String?
-    var awattarURL: URL?
-    var energyChartsURL: URL
-    var nordPoolURL: URL
     var ecbURL: URL
     var allowRemoteURL: Bool
     var date: LocalDay?
@@ -63,12 +60,12 @@ struct Configuration {
         }
         self.logLevel = logLevel
         stateDirectory = try Self.stateDirectory(options, environment: environment)
-        energyZeroURL = try options.url("energyzero-url", default: EnergyZeroSource.defaultBaseURL)
-        entsoeURL = try options.url("entsoe-url", default: EntsoeSource.defaultBaseURL)
-        energyChartsURL = try options.url("energycharts-url", default: EnergyChartsSource.defaultBaseURL)
-        nordPoolURL = try options.url("nordpool-url", default: NordPoolSource.defaultBaseURL)
+        var sourceURLs: [String: URL] = [:]
+        for entry in SourceRegistry.entries {
+            if let option = entry.urlOption, let url = try options.url(option) { sourceURLs[entry.id] = url }
+        }
+        self.sourceURLs = sourceURLs
         ecbURL = try options.url("ecb-url", default: ExchangeRateFeed.defaultURL)
-        awattarURL = try options.url("awattar-url")
         entsoeToken = try Self.secret(options, file: "entsoe-token-file", variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
         var given = [(SettingsField.palette, "palette"), (.brightness, "brightness")].compactMap { field, name in
             options[name].map { (field, $0) }
@@ -235,16 +232,9 @@ struct Configuration {
 
     /// The sources this build knows, configured from the options.
     var catalog: SourceCatalog {
-        let http = HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes)
-        return SourceCatalog(
-            [
-                EnergyZeroSource(baseURL: energyZeroURL, http: http),
-                EntsoeSource(baseURL: entsoeURL, token: entsoeToken, http: http),
-                AwattarSource(override: awattarURL, http: http),
-                EnergyChartsSource(baseURL: energyChartsURL, http: http),
-                NordPoolSource(baseURL: nordPoolURL, http: http),
-                CustomSource(http: http),
-            ], rateFeed: ExchangeRateFeed(url: ecbURL, http: http))
+        SourceRegistry.catalog(
+            baseURLs: sourceURLs, token: entsoeToken, http: HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes),
+            ratesURL: ecbURL)
     }
 
     /// The settings given on the command line as one checked patch, or nil when none were.

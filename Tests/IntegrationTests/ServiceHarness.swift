@@ -34,15 +34,10 @@ final class ServiceHarness: Sendable {
         let log = CapturingLogHandler(echo: level != nil)
         self.log = log
         let client = HTTPClient(timeout: fetchTimeout)
-        let catalog = SourceCatalog(
-            [
-                EnergyZeroSource(baseURL: http.baseURL, http: client),
-                EntsoeSource(baseURL: http.baseURL, token: "test-token", http: client),
-                AwattarSource(override: http.baseURL, http: client),
-                EnergyChartsSource(baseURL: http.baseURL, http: client),
-                NordPoolSource(baseURL: http.baseURL, http: client),
-                CustomSource(http: client),
-            ], rateFeed: ExchangeRateFeed(url: http.baseURL.appendingPathComponent("eurofxref-daily.xml"), http: client))
+        // Every source of the registry, all at the loopback server.
+        let catalog = SourceRegistry.catalog(
+            baseURLs: Dictionary(uniqueKeysWithValues: SourceRegistry.ids.map { ($0, http.baseURL) }), token: "test-token",
+            http: client, ratesURL: http.baseURL.appendingPathComponent("eurofxref-daily.xml"))
         let mqtt = MQTTOptions(
             host: "127.0.0.1", port: broker.port, clientID: "energyclock-test-\(UUID().uuidString)", version: version,
             will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)), reconnectDelay: reconnectDelay

@@ -1,0 +1,61 @@
+import FoundationEssentials
+
+/// Everything the program knows of one price source, in one place: the command line builds its
+/// `--<id>-url` option from it, the daemon and the tests their catalog, and a test holds the docs
+/// and the add-on's options against it.
+public struct SourceEntry: Sendable {
+    /// The id users choose with the `source` setting.
+    public let id: String
+    /// The name of the option that moves its API, e.g. `energyzero-url`; nil when it has none
+    /// (`custom`, whose address is a setting).
+    public let urlOption: String?
+    /// What `--help` says of that option, its default included.
+    public let urlHelp: String
+    /// Builds the source at `baseURL` (the option's value; nil for its default) with `http`'s
+    /// limits and, for ENTSO-E, the security token.
+    let make: @Sendable (_ baseURL: URL?, _ http: HTTPClient, _ token: String?) -> any PriceSource
+
+    /// The source at `baseURL`, or at its default address when nil.
+    public func source(baseURL: URL?, http: HTTPClient, token: String?) -> any PriceSource {
+        make(baseURL, http, token)
+    }
+}
+
+/// The sources this build knows, in the order users see them.
+public enum SourceRegistry {
+    /// Every source.
+    public static let entries: [SourceEntry] = [
+        SourceEntry(
+            id: "energyzero", urlOption: "energyzero-url",
+            urlHelp: "EnergyZero API base (default: \(EnergyZeroSource.defaultBaseURL.absoluteString))",
+            make: { url, http, _ in EnergyZeroSource(baseURL: url ?? EnergyZeroSource.defaultBaseURL, http: http) }),
+        SourceEntry(
+            id: "entsoe", urlOption: "entsoe-url", urlHelp: "ENTSO-E API base (default: \(EntsoeSource.defaultBaseURL.absoluteString))",
+            make: { url, http, token in EntsoeSource(baseURL: url ?? EntsoeSource.defaultBaseURL, token: token, http: http) }),
+        SourceEntry(
+            id: "awattar", urlOption: "awattar-url",
+            urlHelp: "aWATTar API base for every zone (default: api.awattar.de for DE-LU, api.awattar.at for AT)",
+            make: { url, http, _ in AwattarSource(override: url, http: http) }),
+        SourceEntry(
+            id: "energycharts", urlOption: "energycharts-url",
+            urlHelp: "Energy-Charts API base (default: \(EnergyChartsSource.defaultBaseURL.absoluteString))",
+            make: { url, http, _ in EnergyChartsSource(baseURL: url ?? EnergyChartsSource.defaultBaseURL, http: http) }),
+        SourceEntry(
+            id: "nordpool", urlOption: "nordpool-url",
+            urlHelp: "Nord Pool data portal API base (default: \(NordPoolSource.defaultBaseURL.absoluteString))",
+            make: { url, http, _ in NordPoolSource(baseURL: url ?? NordPoolSource.defaultBaseURL, http: http) }),
+        SourceEntry(
+            id: "custom", urlOption: nil, urlHelp: "", make: { _, http, _ in CustomSource(http: http) }),
+    ]
+
+    /// The ids users may choose, in order.
+    public static var ids: [String] { entries.map(\.id) }
+
+    /// A catalog of every source, each at `baseURLs[id]` or its default, with the ECB's rates at
+    /// `ratesURL` (or the ECB's own address).
+    public static func catalog(baseURLs: [String: URL], token: String?, http: HTTPClient, ratesURL: URL? = nil) -> SourceCatalog {
+        SourceCatalog(
+            entries.map { $0.source(baseURL: baseURLs[$0.id], http: http, token: token) },
+            rateFeed: ExchangeRateFeed(url: ratesURL ?? ExchangeRateFeed.defaultURL, http: http))
+    }
+}

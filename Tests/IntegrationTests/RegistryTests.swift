@@ -1,0 +1,48 @@
+import EnergyClockCore
+import EnergyClockTesting
+import Foundation
+import Testing
+
+@testable import energyclock
+
+/// The source registry is the one list of sources: the command line, the add-on and the docs follow it.
+@Suite struct RegistryTests {
+    /// The repository's root, above this file.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test func theCommandLineTheAddOnAndTheReadmeListEverySourceOfTheRegistry() throws {
+        let ids = SourceRegistry.ids
+        #expect(ids == ["energyzero", "entsoe", "awattar", "energycharts", "nordpool", "custom"])
+        let catalog = SourceRegistry.catalog(baseURLs: [:], token: nil, http: HTTPClient())
+        #expect(catalog.ids == ids)
+
+        // Every source with an API has its address option, with its default in the help.
+        let names = Set(Configuration.runSpecs.map(\.name))
+        for entry in SourceRegistry.entries {
+            guard let option = entry.urlOption else { continue }
+            #expect(names.contains(option), "\(option)")
+            #expect(Configuration.pricesSpecs.contains { $0.name == option }, "\(option) for prices too")
+        }
+
+        // The add-on offers exactly these sources.
+        let config = try String(contentsOf: Self.root.appendingPathComponent("homeassistant/energyclock/config.yaml"), encoding: .utf8)
+        let line = try #require(config.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("source: list(") })
+        let offered = line.split(separator: "(").last?.split(separator: ")").first?.split(separator: "|").map(String.init)
+        #expect(offered == ids)
+
+        // The README's table of sources has a row for each.
+        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+        for id in ids { #expect(readme.contains("| `\(id)` |"), "\(id)") }
+    }
+
+    @Test func anAddressOptionMovesItsSourceOnly() throws {
+        let options = try ParsedOptions(
+            arguments: ["--energycharts-url", "http://127.0.0.1:9/ec"], specs: Configuration.runSpecs, environment: ["HOME": "/tmp"])
+        let config = try Configuration(options, environment: ["HOME": "/tmp"])
+        #expect(config.sourceURLs == ["energycharts": URL(string: "http://127.0.0.1:9/ec")!])
+        let charts = try #require(config.catalog["energycharts"] as? EnergyChartsSource)
+        #expect(charts.baseURL.absoluteString == "http://127.0.0.1:9/ec")
+        let zero = try #require(config.catalog["energyzero"] as? EnergyZeroSource)
+        #expect(zero.baseURL == EnergyZeroSource.defaultBaseURL)
+    }
+}
