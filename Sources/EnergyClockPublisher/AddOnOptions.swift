@@ -25,7 +25,7 @@ public enum AddOnOptions {
     package static let maxFileBytes = 1 << 20
 
     /// Keys that are settings, applied at start as on `settings/set`.
-    package static let settings: Set<String> = ["source", "zone", "fallback_sources", "currency", "vat_percent"]
+    package static let settings = Set(SettingDescriptor.all.filter(\.inAddOnOptions).map(\.field.rawValue))
 
     /// `environment` with what the file at `path` sets added; an empty value in the file is left out.
     package static func merge(_ path: String, into environment: [String: String]) throws(Failure) -> [String: String] {

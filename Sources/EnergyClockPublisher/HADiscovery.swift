@@ -97,53 +97,36 @@ package struct HADiscovery: Sendable {
                     ] + extra
                 ))
         }
-        setting("select", .colorMode, "Colour mode", [("options", .list(ColorMode.allCases.map(\.rawValue)))])
-        setting("select", .source, "Price source", [("options", .list(sources))])
-        setting("select", .resolution, "Resolution", [("options", .list(Resolution.allCases.map(\.rawValue)))])
-        setting("select", .zone, "Bidding zone", [("options", .list(BiddingZone.all.map(\.code)))])
-        for (field, name) in [(SettingsField.greenMax, "Green up to"), (.yellowMax, "Yellow up to"), (.orangeMax, "Orange up to")] {
-            setting(
-                "number", field, name,
-                [
-                    ("min", .number(-10)), ("max", .number(10)), ("step", .number(0.001)), ("mode", .text("box")),
-                    ("unit_of_measurement", .text(unit)),
-                ])
-        }
-        setting(
-            "number", .historyDays, "Days of history",
-            [
-                ("min", .number(1)), ("max", .number(60)), ("step", .number(1)), ("mode", .text("box")),
-                ("unit_of_measurement", .text("d")),
-            ])
-        setting(
-            "number", .vatPercent, "VAT",
-            [
-                ("min", .number(0)), ("max", .number(100)), ("step", .number(0.1)), ("mode", .text("box")),
-                ("unit_of_measurement", .text("%")),
-            ])
-        setting(
-            "number", .surcharge, "Surcharge",
-            [
-                ("min", .number(-1)), ("max", .number(5)), ("step", .number(0.001)), ("mode", .text("box")),
-                ("unit_of_measurement", .text(unit)),
-            ])
-        setting(
-            "number", .markupPercent, "Supplier markup",
-            [
-                ("min", .number(-100)), ("max", .number(100)), ("step", .number(0.1)), ("mode", .text("box")),
-                ("unit_of_measurement", .text("%")),
-            ])
-        setting("select", .currency, "Currency", [("options", .list(["EUR"] + ExchangeRates.ecbCurrencies))])
-        entities.append(
-            (
-                "switch", SettingsField.vatOnNegative.rawValue,
-                [
-                    ("name", .text("VAT on negative prices")), ("command_topic", .text(topics.settingsSet(.vatOnNegative))),
-                    ("state_topic", .text(topics.settings)), ("value_template", .text("{{ value_json.vat_on_negative }}")),
+        // One entity per setting that has one, from its declaration.
+        for descriptor in SettingDescriptor.all {
+            guard let entity = descriptor.entity else { continue }
+            var extra: [(String, Field)] = []
+            switch (entity.component, descriptor.kind) {
+            case let (.number, .number(range)):
+                extra = [("min", .number(range.lowerBound)), ("max", .number(range.upperBound))]
+            case let (.number, .integer(range)):
+                extra = [("min", .number(Double(range.lowerBound))), ("max", .number(Double(range.upperBound)))]
+            case let (.select, .choice(choices)):
+                extra = [("options", .list(choices.isEmpty ? sources : choices))]
+            case (.switch, _):
+                extra = [
                     ("payload_on", .text("true")), ("payload_off", .text("false")), ("state_on", .text("True")),
-                    ("state_off", .text("False")), ("entity_category", .text("config")),
+                    ("state_off", .text("False")),
                 ]
-            ))
+            default:
+                preconditionFailure("\(descriptor.field.rawValue) has no \(entity.component) form")
+            }
+            if entity.component == .number {
+                extra += [("step", .number(entity.step ?? 1)), ("mode", .text("box"))]
+                switch entity.unit {
+                case .pricePerKWh: extra.append(("unit_of_measurement", .text(unit)))
+                case .percent: extra.append(("unit_of_measurement", .text("%")))
+                case .days: extra.append(("unit_of_measurement", .text("d")))
+                case .none: break
+                }
+            }
+            setting(entity.component.rawValue, descriptor.field, entity.name, extra)
+        }
         sensor(
             "grid_fee", "Grid fee now", topics.current, "{{ value_json.components.grid_fee if value else \(none) }}",
             euro + [("icon", .text("mdi:transmission-tower"))])

@@ -4,15 +4,16 @@ import FoundationEssentials
 extension Payloads {
     /// `{"count","min","max","mean","median","cheapest":{start,end,price},"most_expensive":{…},"rank","quantile"}`;
     /// `rank` and `quantile` describe `current` and are null without one. `{}` for a day without prices.
-    package static func stats(_ slots: [PricedSlot], current: PricedSlot?, _ calendar: LocalCalendar) -> String {
+    /// Prices have `decimals` decimals, the mean and the median too.
+    package static func stats(_ slots: [PricedSlot], current: PricedSlot?, _ calendar: LocalCalendar, decimals: Int = 6) -> String {
         guard let stats = DayStats.of(slots) else { return "{}" }
         var w = JSONWriter()
         w.beginObject()
         w.field("count", stats.count)
         w.field("min", stats.min)
         w.field("max", stats.max)
-        w.field("mean", stats.mean)
-        w.field("median", stats.median)
+        w.field("mean", DecimalFormat.rounded(stats.mean, decimals: decimals))
+        w.field("median", DecimalFormat.rounded(stats.median, decimals: decimals))
         for (name, slot) in [("cheapest", stats.cheapest), ("most_expensive", stats.mostExpensive)] {
             w.key(name)
             w.beginObject()
@@ -28,14 +29,14 @@ extension Payloads {
     }
 
     /// `{"hours","start","end","mean_price"}`, or an empty payload when no such window is known.
-    static func window(_ window: PriceWindow?, hours: Int, _ calendar: LocalCalendar) -> String {
+    static func window(_ window: PriceWindow?, hours: Int, _ calendar: LocalCalendar, decimals: Int = 6) -> String {
         guard let window else { return "" }
         var w = JSONWriter()
         w.beginObject()
         w.field("hours", hours)
         w.field("start", ISO8601.local(window.start, in: calendar))
         w.field("end", ISO8601.local(window.end, in: calendar))
-        w.field("mean_price", window.meanPrice)
+        w.field("mean_price", DecimalFormat.rounded(window.meanPrice, decimals: decimals))
         w.endObject()
         return w.output
     }

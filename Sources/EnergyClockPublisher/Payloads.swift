@@ -52,13 +52,14 @@ package enum Payloads {
         put(topics.thresholds, thresholds(snapshot))
         put(topics.pricesToday, slotArray(snapshot.today, calendar))
         put(topics.pricesTomorrow, slotArray(snapshot.tomorrow, calendar))
-        put(topics.statsToday, stats(snapshot.today, current: snapshot.current, calendar))
-        put(topics.statsTomorrow, stats(snapshot.tomorrow, current: nil, calendar))
+        let decimals = snapshot.settings.priceDecimals
+        put(topics.statsToday, stats(snapshot.today, current: snapshot.current, calendar, decimals: decimals))
+        put(topics.statsTomorrow, stats(snapshot.tomorrow, current: nil, calendar, decimals: decimals))
         let remaining = snapshot.today + snapshot.tomorrow
         for hours in cheapestHours {
             put(
                 topics.cheapest(hours: hours),
-                window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar))
+                window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar, decimals: decimals))
         }
         return messages
     }

@@ -29,7 +29,7 @@ struct DiscoveryAndLEDTests {
             "number/energyclock/yellow_max", "number/energyclock/orange_max", "number/energyclock/history_days",
             "number/energyclock/vat_percent", "number/energyclock/surcharge", "button/energyclock/refresh",
             "number/energyclock/markup_percent", "select/energyclock/currency", "switch/energyclock/vat_on_negative",
-            "sensor/energyclock/grid_fee", "image/energyclock/clock",
+            "sensor/energyclock/grid_fee", "image/energyclock/clock", "number/energyclock/price_decimals",
         ]
         .map { "homeassistant/\($0)/config" }
         #expect(Set(all.map(\.topic)) == Set(expected))

@@ -9,7 +9,7 @@ import Testing
     let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
     let topics = TopicTree(prefix: "energyclock")
 
-    func render(now: Date, day: LocalDay, resolution: Resolution) -> [String: String] {
+    func render(now: Date, day: LocalDay, resolution: Resolution, priceDecimals: Int = 6) -> [String: String] {
         let span = calendar.interval(of: day)
         let count = Int(span.duration / 900)
         let quarters = (0..<count).map { i in
@@ -19,10 +19,35 @@ import Testing
         }
         var settings = Settings.defaults
         settings.resolution = resolution
+        settings.priceDecimals = priceDecimals
         let snapshot = Snapshot.derive(
             now: now, calendar: calendar, settings: settings, slots: quarters,
             source: "energyzero", stale: false, updatedAt: nil)
-        return Dictionary(uniqueKeysWithValues: Payloads.render(snapshot, topics: topics).map { ($0.topic, $0.payload) })
+        return Dictionary(
+            uniqueKeysWithValues: Payloads.render(snapshot, topics: topics, cheapestHours: [2]).map { ($0.topic, $0.payload) })
+    }
+
+    @Test func everyPublishedPriceHasThePriceDecimalsAsked() throws {
+        let topics = render(
+            now: at("2026-01-15T10:20:00+01:00"), day: LocalDay(year: 2026, month: 1, day: 15), resolution: .native, priceDecimals: 2)
+        func decimals(_ number: Any?) -> Int {
+            guard let value = number as? Double else { return 99 }
+            let text = "\(value)"
+            return text.contains(".") ? text.split(separator: ".")[1].count : 0
+        }
+        #expect(
+            topics["energyclock/price"].map { $0.split(separator: ".").last?.count ?? 0 } ?? 99 <= 2, "\(topics["energyclock/price"] ?? "")"
+        )
+        let current = try #require(object(topics["energyclock/current"]))
+        #expect(decimals(current["price"]) <= 2)
+        for slot in try #require(array(topics["energyclock/prices/today"])) { #expect(decimals(slot["price"]) <= 2) }
+        let stats = try #require(object(topics["energyclock/stats/today"]))
+        for key in ["min", "max", "mean", "median"] { #expect(decimals(stats[key]) <= 2, "\(key): \(stats[key] ?? "")") }
+        let cheapest = try #require(object(topics["energyclock/cheapest/2h"]))
+        #expect(decimals(cheapest["mean_price"]) <= 2)
+        // With six, the same day's prices have more.
+        let six = render(now: at("2026-01-15T10:20:00+01:00"), day: LocalDay(year: 2026, month: 1, day: 15), resolution: .native)
+        #expect(try #require(array(six["energyclock/prices/today"])).contains { decimals($0["price"]) > 2 })
     }
 
     @Test func fallBackDayShows0200TwiceWithTheirOwnOffsets() throws {

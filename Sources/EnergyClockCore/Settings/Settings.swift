@@ -42,6 +42,9 @@ public struct Settings: Sendable, Hashable {
     public var palette: [Band: RGBColor]
     /// LED brightness per band, 0…255; a band without one leaves the brightness alone.
     public var brightness: [Band: Int]
+    /// Decimals of every published price, 1…6: `price`, the payloads' prices and the bands, which
+    /// are worked out on the price as published.
+    public var priceDecimals = 6
 
     /// The settings of a fresh installation.
     public static let defaults = Settings(

@@ -38,29 +38,8 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case palette
     /// LED brightness per band.
     case brightness
-
-    /// The kind of value the field takes and its allowed range.
-    public var kind: Kind {
-        switch self {
-        case .source: .choice([])
-        case .colorMode: .choice(ColorMode.allCases.map(\.rawValue))
-        case .resolution: .choice(Resolution.allCases.map(\.rawValue))
-        case .greenMax, .yellowMax, .orangeMax: .number(-10...10)
-        case .vatPercent: .number(0...100)
-        case .surcharge: .number(-1...5)
-        case .markupPercent: .number(-100...100)
-        case .gridFee: .gridFee
-        case .vatOnNegative: .flag
-        case .currency: .choice(["EUR"] + ExchangeRates.ecbCurrencies)
-        case .historyDays: .integer(1...60)
-        case .zone: .choice(BiddingZone.all.map(\.code))
-        case .fallbackSources: .sourceList
-        case .customURL: .url
-        case .customUnit: .choice(["EUR/kWh", "EUR/MWh"])
-        case .palette: .palette
-        case .brightness: .brightness
-        }
-    }
+    /// Decimals of every published price.
+    case priceDecimals = "price_decimals"
 
     /// The shape of a field's value.
     public enum Kind: Sendable, Equatable {
@@ -103,58 +82,4 @@ public enum SettingValue: Sendable, Hashable {
     case flag(Bool)
     /// A grid fee schedule; replaces the current one whole.
     case gridFee(GridFee)
-}
-
-extension Settings {
-    /// Reads or writes one field; the setter expects a value of the field's kind.
-    public subscript(field: SettingsField) -> SettingValue {
-        get {
-            switch field {
-            case .source: .text(source)
-            case .colorMode: .text(colorMode.rawValue)
-            case .resolution: .text(resolution.rawValue)
-            case .greenMax: .number(thresholds.greenMax)
-            case .yellowMax: .number(thresholds.yellowMax)
-            case .orangeMax: .number(thresholds.orangeMax)
-            case .historyDays: .integer(historyDays)
-            case .vatPercent: .number(vatPercent)
-            case .surcharge: .number(surcharge)
-            case .markupPercent: .number(markupPercent)
-            case .gridFee: .gridFee(gridFee)
-            case .vatOnNegative: .flag(vatOnNegative)
-            case .currency: .text(currency)
-            case .zone: .text(zone)
-            case .fallbackSources: .list(fallbackSources)
-            case .customURL: .text(customURL)
-            case .customUnit: .text(customUnit)
-            case .palette: .colors(palette)
-            case .brightness: .levels(brightness.mapValues { $0 })
-            }
-        }
-        set {
-            switch (field, newValue) {
-            case let (.source, .text(v)): source = v
-            case let (.colorMode, .text(v)): colorMode = ColorMode(rawValue: v) ?? colorMode
-            case let (.resolution, .text(v)): resolution = Resolution(rawValue: v) ?? resolution
-            case let (.greenMax, .number(v)): thresholds.greenMax = v
-            case let (.yellowMax, .number(v)): thresholds.yellowMax = v
-            case let (.orangeMax, .number(v)): thresholds.orangeMax = v
-            case let (.historyDays, .integer(v)): historyDays = v
-            case let (.vatPercent, .number(v)): vatPercent = v
-            case let (.surcharge, .number(v)): surcharge = v
-            case let (.markupPercent, .number(v)): markupPercent = v
-            case let (.gridFee, .gridFee(v)): gridFee = v
-            case let (.vatOnNegative, .flag(v)): vatOnNegative = v
-            case let (.currency, .text(v)): currency = v
-            case let (.zone, .text(v)): zone = v
-            case let (.fallbackSources, .list(v)): fallbackSources = v
-            case let (.customURL, .text(v)): customURL = v
-            case let (.customUnit, .text(v)): customUnit = v
-            case let (.palette, .colors(v)): palette.merge(v) { $1 }
-            case let (.brightness, .levels(v)):
-                for (band, level) in v { brightness[band] = level }
-            default: assertionFailure("\(newValue) does not fit \(field.rawValue)")
-            }
-        }
-    }
 }

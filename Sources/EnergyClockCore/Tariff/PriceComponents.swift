@@ -10,14 +10,17 @@ public struct PriceComponents: Sendable, Hashable {
     public var gridFee: Double
     /// VAT on the sum of the above; 0 when the sum is negative and `vat_on_negative` is off.
     public var vat: Double
+    /// The decimals ``total`` is rounded to: the `price_decimals` setting.
+    public var decimals: Int
 
-    /// A price from its parts.
-    public init(market: Double, markup: Double, surcharge: Double, gridFee: Double, vat: Double) {
+    /// A price from its parts, published with `decimals` decimals.
+    public init(market: Double, markup: Double, surcharge: Double, gridFee: Double, vat: Double, decimals: Int = 6) {
         self.market = market
         self.markup = markup
         self.surcharge = surcharge
         self.gridFee = gridFee
         self.vat = vat
+        self.decimals = decimals
     }
 
     /// Whether every part and the total are finite numbers, as everything published must be.
@@ -25,8 +28,9 @@ public struct PriceComponents: Sendable, Hashable {
         market.isFinite && markup.isFinite && surcharge.isFinite && gridFee.isFinite && vat.isFinite && total.isFinite
     }
 
-    /// What the household pays, rounded to the six decimals it is published with.
-    public var total: Double { DecimalFormat.rounded(market + markup + surcharge + gridFee + vat) }
+    /// What the household pays, rounded to the decimals it is published with; bands are worked
+    /// out on this number, so a band always agrees with the price a user reads.
+    public var total: Double { DecimalFormat.rounded(market + markup + surcharge + gridFee + vat, decimals: decimals) }
 
     /// The parts of the price of a kWh bought at `market` (in the user's currency) with `gridFee` due:
     /// `(market × (1 + markup) + surcharge + grid_fee) × (1 + vat)`.
@@ -36,6 +40,6 @@ public struct PriceComponents: Sendable, Hashable {
         let taxed = beforeVAT >= 0 || settings.vatOnNegative
         self.init(
             market: market, markup: markup, surcharge: settings.surcharge, gridFee: gridFee,
-            vat: taxed ? beforeVAT * settings.vatPercent / 100 : 0)
+            vat: taxed ? beforeVAT * settings.vatPercent / 100 : 0, decimals: settings.priceDecimals)
     }
 }

@@ -1,0 +1,102 @@
+/// Everything energyclock knows of one setting, declared once: its kind and range, how it is read
+/// from and written to ``Settings``, how it shows in Home Assistant, and whether the add-on's
+/// options offer it. Validation, JSON in and out, the add-on's options and discovery all follow
+/// from ``SettingDescriptor/all``; a test holds the docs to it.
+public struct SettingDescriptor: Sendable {
+    /// The setting, named as on the wire.
+    public let field: SettingsField
+    /// The kind of value it takes and its allowed range.
+    public let kind: SettingsField.Kind
+    /// Its Home Assistant entity, when it has one of its own.
+    public let entity: Entity?
+    /// Whether the add-on's options (`/data/options.json`) may set it at start.
+    public let inAddOnOptions: Bool
+    let get: @Sendable (Settings) -> SettingValue
+    let set: @Sendable (inout Settings, SettingValue) -> Void
+
+    /// How a setting shows in Home Assistant: a number box, a select or a switch.
+    public struct Entity: Sendable {
+        /// The entity's kind.
+        public enum Component: String, Sendable {
+            /// A number box with the range of the setting.
+            case number
+            /// A select of the setting's choices.
+            case select
+            /// An on/off switch.
+            case `switch`
+        }
+
+        /// The unit a number is shown in.
+        public enum Unit: Sendable {
+            /// The `currency` setting per kWh.
+            case pricePerKWh
+            /// Percent.
+            case percent
+            /// Days.
+            case days
+            /// Decimals, or any other plain count.
+            case none
+        }
+
+        /// The component.
+        public let component: Component
+        /// Its name on the dashboard.
+        public let name: String
+        /// The step of a number box.
+        public let step: Double?
+        /// The unit of a number box.
+        public let unit: Unit
+    }
+}
+
+extension SettingDescriptor {
+    /// A number read from and written to `path`.
+    static func number(
+        _ field: SettingsField, _ path: any WritableKeyPath<Settings, Double> & Sendable, in range: ClosedRange<Double>,
+        entity: Entity? = nil, addOn: Bool = false
+    ) -> SettingDescriptor {
+        SettingDescriptor(
+            field: field, kind: .number(range), entity: entity, inAddOnOptions: addOn, get: { .number($0[keyPath: path]) },
+            set: { settings, value in if case let .number(v) = value { settings[keyPath: path] = v } })
+    }
+
+    /// A whole number read from and written to `path`.
+    static func integer(
+        _ field: SettingsField, _ path: any WritableKeyPath<Settings, Int> & Sendable, in range: ClosedRange<Int>,
+        entity: Entity? = nil, addOn: Bool = false
+    ) -> SettingDescriptor {
+        SettingDescriptor(
+            field: field, kind: .integer(range), entity: entity, inAddOnOptions: addOn, get: { .integer($0[keyPath: path]) },
+            set: { settings, value in if case let .integer(v) = value { settings[keyPath: path] = v } })
+    }
+
+    /// A word read from and written to `path`; an empty `choices` means "a known source id".
+    static func choice(
+        _ field: SettingsField, _ path: any WritableKeyPath<Settings, String> & Sendable, _ choices: [String], entity: Entity? = nil,
+        addOn: Bool = false
+    ) -> SettingDescriptor {
+        SettingDescriptor(
+            field: field, kind: .choice(choices), entity: entity, inAddOnOptions: addOn, get: { .text($0[keyPath: path]) },
+            set: { settings, value in if case let .text(v) = value { settings[keyPath: path] = v } })
+    }
+
+    /// One of the cases of `E`, by its raw value, read from and written to `path`.
+    static func cases<E: RawRepresentable<String> & CaseIterable & Sendable>(
+        _ field: SettingsField, _ path: any WritableKeyPath<Settings, E> & Sendable, entity: Entity? = nil
+    ) -> SettingDescriptor {
+        SettingDescriptor(
+            field: field, kind: .choice(E.allCases.map(\.rawValue)), entity: entity, inAddOnOptions: false,
+            get: { .text($0[keyPath: path].rawValue) },
+            set: { settings, value in
+                if case let .text(v) = value, let chosen = E(rawValue: v) { settings[keyPath: path] = chosen }
+            })
+    }
+
+    /// A number box in Home Assistant.
+    static func box(_ name: String, step: Double, unit: Entity.Unit) -> Entity {
+        Entity(component: .number, name: name, step: step, unit: unit)
+    }
+
+    /// A select in Home Assistant.
+    static func select(_ name: String) -> Entity { Entity(component: .select, name: name, step: nil, unit: .none) }
+}
