@@ -59,9 +59,9 @@ package final class EnergyClockService: Sendable {
             switch event {
             case .connected:
                 logger.info("connected to \(options.host):\(options.port) as \(options.clientID) (MQTT \(options.version.rawValue))")
-                let previous = await manager.retainedTopics()
+                let previous = await manager.note(RetainedTopics.ledgerNote)
                 let owned = await publisher.connectionUp(manager.snapshot(), previouslyRetained: previous)
-                if owned != previous { await manager.recordRetainedTopics(owned) }
+                if owned != previous { await manager.saveNote(RetainedTopics.ledgerNote, owned) }
             case let .droppedRepeatedly(count):
                 logger.error(
                     """

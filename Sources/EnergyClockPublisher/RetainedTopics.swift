@@ -3,6 +3,10 @@ import EnergyClockCore
 /// The retained topic tree: what a snapshot looks like on the broker, and what the broker already
 /// holds, so that only changed topics go out.
 struct RetainedTopics {
+    /// The name of the store's note that keeps the retained topics published by the last connection,
+    /// so that a later start clears those it no longer publishes.
+    package static let ledgerNote = "published"
+
     let topics: TopicTree
     let cheapestHours: [Int]
     /// The payload the broker holds per topic, as far as this connection knows.

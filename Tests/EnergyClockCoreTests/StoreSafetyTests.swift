@@ -55,13 +55,31 @@ func sqlite(_ path: String, _ sql: String) throws -> [String] {
         let all = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 4e9)
         #expect(try opened.slots(source: "energyzero", overlapping: all).map(\.market) == [0.12])
         #expect(try opened.lastSuccess(source: "energyzero") == Date(timeIntervalSince1970: 1_768_431_000))
-        try opened.saveRetainedTopics(["energyclock/price", "energyclock/status"])
-        #expect(try opened.retainedTopics() == ["energyclock/price", "energyclock/status"])
+        try opened.saveNote("published", ["energyclock/price", "energyclock/status"])
+        #expect(try opened.note("published") == ["energyclock/price", "energyclock/status"])
         opened.close()
         #expect(try sqlite(store(in: directory), "PRAGMA user_version") == ["\(PriceStore.schemaVersion)"])
         // Opening again changes nothing.
         let again = try PriceStore(directory: directory)
-        #expect(try again.retainedTopics() == ["energyclock/price", "energyclock/status"])
+        #expect(try again.note("published") == ["energyclock/price", "energyclock/status"])
+    }
+
+    @Test func aVersionThreeStoreKeepsWhatWasPublishedAsANote() throws {
+        let directory = temporaryDirectory()
+        try sqlite(
+            store(in: directory),
+            Self.versionOneSchema + """
+                CREATE TABLE retained_topics (topic TEXT PRIMARY KEY) WITHOUT ROWID;
+                INSERT INTO retained_topics VALUES ('energyclock/price'), ('homeassistant/sensor/energyclock/price/config');
+                CREATE TABLE exchange_rates (day TEXT NOT NULL, currency TEXT NOT NULL, rate REAL NOT NULL, PRIMARY KEY (day, currency)) WITHOUT ROWID;
+                PRAGMA user_version = 3;
+                """)
+        let opened = try PriceStore(directory: directory)
+        #expect(try opened.note("published") == ["energyclock/price", "homeassistant/sensor/energyclock/price/config"])
+        #expect(try opened.note("other").isEmpty)
+        opened.close()
+        #expect(try sqlite(store(in: directory), "SELECT name FROM sqlite_master WHERE name = 'retained_topics'").isEmpty)
+        #expect(try sqlite(store(in: directory), "PRAGMA user_version") == ["4"])
     }
 
     @Test func aStoreFromANewerVersionIsMovedAsideKeepingTheSettings() throws {

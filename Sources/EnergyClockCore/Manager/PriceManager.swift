@@ -162,17 +162,17 @@ public actor PriceManager {
         wake()
     }
 
-    /// The retained topics recorded as published by the last connection, from the store.
-    public func retainedTopics() -> Set<String> {
-        do { return try store.retainedTopics() } catch {
+    /// The note called `name` that an outer layer saved with ``saveNote(_:_:)``, from the store.
+    public func note(_ name: String) -> Set<String> {
+        do { return try store.note(name) } catch {
             logger.error("\(error)")
             return []
         }
     }
 
-    /// Records the retained topics now published, so a later start can clear those it drops.
-    public func recordRetainedTopics(_ topics: Set<String>) {
-        do { try store.saveRetainedTopics(topics) } catch { logger.error("\(error)") }
+    /// Keeps `items` as the note called `name` until the next run; the manager gives it no meaning.
+    public func saveNote(_ name: String, _ items: Set<String>) {
+        do { try store.saveNote(name, items) } catch { logger.error("\(error)") }
     }
 
     /// Closes the store; the manager must not run afterwards.

@@ -6,8 +6,10 @@ extension PriceStore {
     /// The schema version this build writes (`PRAGMA user_version`).
     ///
     /// 1: settings, prices and fetches (stores from before versioning read as 0 and hold this
-    /// layout). 2: the retained topics last published. 3: euro exchange rates by day.
-    public static let schemaVersion: Int64 = 3
+    /// layout). 2: the topics an outer layer last published. 3: euro exchange rates by day. 4: those
+    /// topics become one of the named notes that outer layers keep (`notes`), which the core gives
+    /// no meaning.
+    public static let schemaVersion: Int64 = 4
 
     /// Why a store file could not be opened.
     enum OpenFailure: Error {
@@ -77,6 +79,11 @@ extension PriceStore {
         """
         CREATE TABLE IF NOT EXISTS exchange_rates (
             day TEXT NOT NULL, currency TEXT NOT NULL, rate REAL NOT NULL, PRIMARY KEY (day, currency)) WITHOUT ROWID;
+        """,
+        """
+        CREATE TABLE IF NOT EXISTS notes (name TEXT NOT NULL, item TEXT NOT NULL, PRIMARY KEY (name, item)) WITHOUT ROWID;
+        INSERT OR IGNORE INTO notes (name, item) SELECT 'published', topic FROM retained_topics;
+        DROP TABLE IF EXISTS retained_topics;
         """,
     ]
 

@@ -1,8 +1,8 @@
 import FoundationEssentials
 import Glibc
 
-/// The persistent state: settings, a price cache per source, each source's last successful fetch
-/// and the retained topics last published.
+/// The persistent state: settings, a price cache per source, each source's last successful fetch,
+/// exchange rates, and notes that outer layers keep between runs.
 ///
 /// Writes are durable when they return (WAL with `synchronous=FULL`). Opening checks the file:
 /// a damaged store, or one written by a newer version, is moved aside and replaced by a fresh one
@@ -86,19 +86,22 @@ public final class PriceStore {
 
     static let saveSettingsSQL = "INSERT INTO settings (id, json) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json"
 
-    /// The retained topics recorded by ``saveRetainedTopics(_:)``.
-    public func retainedTopics() throws(StoreError) -> Set<String> {
-        var topics: Set<String> = []
-        try db.query("SELECT topic FROM retained_topics", action: "read the published topics") { topics.insert($0.text(0)) }
-        return topics
+    /// The note called `name`, as saved by ``saveNote(_:_:)``; empty when there is none.
+    ///
+    /// A note is a set of strings an outer layer keeps between runs (the publisher's record of the
+    /// topics it published); the store gives them no meaning.
+    public func note(_ name: String) throws(StoreError) -> Set<String> {
+        var items: Set<String> = []
+        try db.query("SELECT item FROM notes WHERE name = ?", [.text(name)], action: "read the note \(name)") { items.insert($0.text(0)) }
+        return items
     }
 
-    /// Records `topics` as the retained topics now published, replacing the earlier record.
-    public func saveRetainedTopics(_ topics: Set<String>) throws(StoreError) {
-        try db.transaction(action: "record the published topics") { () throws(StoreError) in
-            try db.query("DELETE FROM retained_topics", action: "record the published topics")
-            for topic in topics.sorted() {
-                try db.query("INSERT INTO retained_topics (topic) VALUES (?)", [.text(topic)], action: "record the published topics")
+    /// Replaces the note called `name` with `items`, durably.
+    public func saveNote(_ name: String, _ items: Set<String>) throws(StoreError) {
+        try db.transaction(action: "save the note \(name)") { () throws(StoreError) in
+            try db.query("DELETE FROM notes WHERE name = ?", [.text(name)], action: "save the note \(name)")
+            for item in items.sorted() {
+                try db.query("INSERT INTO notes (name, item) VALUES (?, ?)", [.text(name), .text(item)], action: "save the note \(name)")
             }
         }
     }
