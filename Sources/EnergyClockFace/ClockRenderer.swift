@@ -65,9 +65,15 @@ public struct ClockRenderer: Sendable {
     /// The eight bytes every PNG starts with.
     package static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    /// What is wrong with `png` as a picture to publish, or nil.
+    /// What is wrong with `png` as a picture to publish, or nil: the PNG signature, then an `IHDR`
+    /// chunk of a picture 1 to 4096 pixels on each side.
     package static func problem(png: [UInt8]) -> String? {
         guard png.count > 8 + 25, png.starts(with: pngSignature) else { return "a PNG without the PNG signature" }
+        func word(_ at: Int) -> Int { png[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        guard Array(png[12..<16]) == Array("IHDR".utf8), word(8) == 13 else { return "a PNG that does not start with its header" }
+        guard (1...4096).contains(word(16)), (1...4096).contains(word(20)) else {
+            return "a PNG of \(word(16))×\(word(20)) pixels"
+        }
         return nil
     }
 

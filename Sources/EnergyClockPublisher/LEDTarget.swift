@@ -26,7 +26,12 @@ package enum LEDTarget: Sendable, Equatable, CustomStringConvertible {
         let name = String(text[text.index(after: colon)...])
         let kind = text[..<colon].lowercased()
         if kind == "wled-ring" { return .wledRing(try WLEDRing(name)) }
-        guard !name.isEmpty, !name.contains("+"), !name.contains("#") else { throw ParseError("the topic is empty or holds + or #") }
+        // A topic of its own must be one a client may publish to; a name below a prefix (cmnd/…,
+        // zigbee2mqtt/…) may start with `$`, but holds no wildcard or empty level either.
+        let standalone = kind == "wled" || kind == "json"
+        if let problem = TopicTree.problem(withPrefix: standalone ? name : "x/" + name) {
+            throw ParseError("the topic \(Quote.json(name)) cannot be used: \(problem)")
+        }
         switch kind {
         case "wled": return .wled(name)
         case "z2m", "zigbee2mqtt": return .z2m(name)

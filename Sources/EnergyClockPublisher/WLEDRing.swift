@@ -35,8 +35,8 @@ package struct WLEDRing: Sendable, Equatable, CustomStringConvertible {
     package init(_ text: String) throws(LEDTarget.ParseError) {
         var parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         topic = parts.removeFirst()
-        guard !topic.isEmpty, !topic.contains("+"), !topic.contains("#") else {
-            throw LEDTarget.ParseError("wled-ring needs a topic without + or #")
+        if let problem = TopicTree.problem(withPrefix: topic) {
+            throw LEDTarget.ParseError("wled-ring cannot use the topic \(Quote.json(topic)): \(problem)")
         }
         for part in parts {
             let pair = part.split(separator: "=", maxSplits: 1).map(String.init)

@@ -88,6 +88,9 @@ struct Configuration {
             }
         }
         z2mBaseTopic = options["z2m-base-topic"] ?? "zigbee2mqtt"
+        if let problem = TopicTree.problem(withPrefix: z2mBaseTopic) {
+            throw UsageError("\(options.origin("z2m-base-topic")) cannot be \(Quote.json(z2mBaseTopic)): \(problem)")
+        }
         let hours = (options["cheapest-hours"] ?? "1,2,3,4").split(separator: ",").map { $0.trimmed }
         cheapestHours = try hours.map { text throws(UsageError) in
             guard let n = Int(text), (1...24).contains(n) else {

@@ -46,8 +46,12 @@ import Testing
             #expect(error.description.utf8.count < 500)
         }
         // A real PNG signature and an SVG root pass.
-        let png = ClockRenderer.pngSignature + [UInt8](repeating: 0, count: 40)
-        #expect(ClockRenderer.problem(png: png) == nil)
+        let header: [UInt8] = [0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 2, 0, 0, 0, 2, 0, 8, 2, 0, 0, 0, 0, 0, 0, 0]
+        #expect(ClockRenderer.problem(png: ClockRenderer.pngSignature + header + [0, 0, 0, 0]) == nil)
+        var huge = ClockRenderer.pngSignature + header + [0, 0, 0, 0]
+        huge[16..<20] = [0, 1, 0, 0]  // 65,536 pixels wide
+        #expect(ClockRenderer.problem(png: huge)?.contains("65536×512") == true)
+        #expect(ClockRenderer.problem(png: ClockRenderer.pngSignature + [UInt8](repeating: 0, count: 40))?.contains("header") == true)
         #expect(ClockRenderer.problem(svg: Array("<?xml version=\"1.0\"?>\n<svg xmlns='x'></svg>\n".utf8)) == nil)
         #expect(ClockRenderer.problem(svg: Array("<html><svg></svg></html>".utf8)) != nil)
     }

@@ -160,6 +160,10 @@ struct ProcessTests {
         (["run", "--topic-prefix", "a//b"], "it has an empty level"),
         (["run", "--reply-topic-prefix", "reply/#"], "--reply-topic-prefix cannot be \"reply/#\": it holds a wildcard"),
         (["run", "--custom-url", "ftp://u:hunter2@example.org/p.json"], "ftp://[redacted]@example.org/p.json"),
+        (["run", "--led", "wled:$SYS/x"], "topics starting with $ belong to the broker"),
+        (["run", "--led", "json:a//b"], "it has an empty level"),
+        (["run", "--led", "wled-ring:ring/#"], "wled-ring cannot use the topic \"ring/#\""),
+        (["run", "--z2m-base-topic", "/"], "--z2m-base-topic cannot be \"/\": it is empty"),
     ])
     func badFlagsExitWithStatus2AndSayWhy(arguments: [String], message: String) async throws {
         let process = try ChildProcess(Self.binary, arguments, environment: daemonEnvironment())

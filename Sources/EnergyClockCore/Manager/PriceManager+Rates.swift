@@ -1,6 +1,10 @@
 import FoundationEssentials
 
 extension PriceManager {
+    /// Days the ECB's daily file may be older than today: weekends and TARGET holidays leave gaps
+    /// of a few days, never of two weeks.
+    static let oldestRatesFile = 14
+
     /// Whether prices are converted, and so need exchange rates.
     var convertsCurrency: Bool { settings.currency != "EUR" }
 
@@ -12,9 +16,16 @@ extension PriceManager {
         do {
             let (day, fetched) = try await feed.fetch()
             // A file dated after today would stand as the newest rates for good: never fetched again.
+            // One weeks old is not the daily file either, and would price today at an old rate.
             let today = ratesSchedule.cet.day(containing: clock.now)
             guard day <= today else {
                 throw SourceError(source: "ecb", problem: .malformed("the file is dated \(day), after today (\(today) in CET)"))
+            }
+            guard day >= today.adding(days: -Self.oldestRatesFile) else {
+                throw SourceError(
+                    source: "ecb",
+                    problem: .malformed(
+                        "the file is dated \(day), more than \(Self.oldestRatesFile) days before today; it is not the daily file"))
             }
             do { try store.save(rates: fetched, on: day) } catch { logger.error("\(error)") }
             for (currency, rate) in fetched { rates.set(currency, rate, on: day) }
