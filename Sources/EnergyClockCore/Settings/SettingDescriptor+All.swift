@@ -10,22 +10,19 @@ extension SettingDescriptor {
         .number(.vatPercent, \.vatPercent, in: 0...100, entity: box("VAT", step: 0.1, unit: .percent), addOn: true),
         .number(.surcharge, \.surcharge, in: -1...5, entity: box("Surcharge", step: 0.001, unit: .pricePerKWh)),
         .number(.markupPercent, \.markupPercent, in: -100...100, entity: box("Supplier markup", step: 0.1, unit: .percent)),
-        SettingDescriptor(
-            field: .gridFee, kind: .gridFee, entity: nil, inAddOnOptions: false, get: { .gridFee($0.gridFee) },
-            set: { settings, value in if case let .gridFee(v) = value { settings.gridFee = v } }),
-        SettingDescriptor(
-            field: .vatOnNegative, kind: .flag,
-            entity: Entity(component: .switch, name: "VAT on negative prices", step: nil, unit: .none), inAddOnOptions: false,
-            get: { .flag($0.vatOnNegative) }, set: { settings, value in if case let .flag(v) = value { settings.vatOnNegative = v } }),
+        .stored(.gridFee, \.gridFee, .gridFee, wrap: SettingValue.gridFee) { if case let .gridFee(v) = $0 { v } else { nil } },
+        .stored(
+            .vatOnNegative, \.vatOnNegative, .flag,
+            entity: Entity(component: .switch, name: "VAT on negative prices", step: nil, unit: .none),
+            wrap: SettingValue.flag
+        ) { if case let .flag(v) = $0 { v } else { nil } },
         .choice(.currency, \.currency, ["EUR"] + ExchangeRates.ecbCurrencies, entity: select("Currency"), addOn: true),
         .cases(.resolution, \.resolution, entity: select("Resolution")),
         .choice(.zone, \.zone, BiddingZone.all.map(\.code), entity: select("Bidding zone"), addOn: true),
-        SettingDescriptor(
-            field: .fallbackSources, kind: .sourceList, entity: nil, inAddOnOptions: true, get: { .list($0.fallbackSources) },
-            set: { settings, value in if case let .list(v) = value { settings.fallbackSources = v } }),
-        SettingDescriptor(
-            field: .customURL, kind: .url, entity: nil, inAddOnOptions: false, get: { .text($0.customURL) },
-            set: { settings, value in if case let .text(v) = value { settings.customURL = v } }),
+        .stored(.fallbackSources, \.fallbackSources, .sourceList, addOn: true, wrap: SettingValue.list) {
+            if case let .list(v) = $0 { v } else { nil }
+        },
+        .text(.customURL, \.customURL, .url),
         .choice(.customUnit, \.customUnit, ["EUR/kWh", "EUR/MWh"]),
         SettingDescriptor(
             field: .palette, kind: .palette, entity: nil, inAddOnOptions: false, get: { .colors($0.palette) },

@@ -50,14 +50,25 @@ public struct SettingDescriptor: Sendable {
 }
 
 extension SettingDescriptor {
+    /// A setting kept at `path`, shown as a ``SettingValue`` by `wrap` and read back by `unwrap`.
+    static func stored<Value: Sendable>(
+        _ field: SettingsField, _ path: any WritableKeyPath<Settings, Value> & Sendable, _ kind: SettingsField.Kind,
+        entity: Entity? = nil, addOn: Bool = false, wrap: @escaping @Sendable (Value) -> SettingValue,
+        unwrap: @escaping @Sendable (SettingValue) -> Value?
+    ) -> SettingDescriptor {
+        SettingDescriptor(
+            field: field, kind: kind, entity: entity, inAddOnOptions: addOn, get: { wrap($0[keyPath: path]) },
+            set: { settings, value in if let v = unwrap(value) { settings[keyPath: path] = v } })
+    }
+
     /// A number read from and written to `path`.
     static func number(
         _ field: SettingsField, _ path: any WritableKeyPath<Settings, Double> & Sendable, in range: ClosedRange<Double>,
         entity: Entity? = nil, addOn: Bool = false
     ) -> SettingDescriptor {
-        SettingDescriptor(
-            field: field, kind: .number(range), entity: entity, inAddOnOptions: addOn, get: { .number($0[keyPath: path]) },
-            set: { settings, value in if case let .number(v) = value { settings[keyPath: path] = v } })
+        stored(field, path, .number(range), entity: entity, addOn: addOn, wrap: SettingValue.number) {
+            if case let .number(v) = $0 { v } else { nil }
+        }
     }
 
     /// A whole number read from and written to `path`.
@@ -65,9 +76,9 @@ extension SettingDescriptor {
         _ field: SettingsField, _ path: any WritableKeyPath<Settings, Int> & Sendable, in range: ClosedRange<Int>,
         entity: Entity? = nil, addOn: Bool = false
     ) -> SettingDescriptor {
-        SettingDescriptor(
-            field: field, kind: .integer(range), entity: entity, inAddOnOptions: addOn, get: { .integer($0[keyPath: path]) },
-            set: { settings, value in if case let .integer(v) = value { settings[keyPath: path] = v } })
+        stored(field, path, .integer(range), entity: entity, addOn: addOn, wrap: SettingValue.integer) {
+            if case let .integer(v) = $0 { v } else { nil }
+        }
     }
 
     /// A word read from and written to `path`; an empty `choices` means "a known source id".
@@ -75,21 +86,24 @@ extension SettingDescriptor {
         _ field: SettingsField, _ path: any WritableKeyPath<Settings, String> & Sendable, _ choices: [String], entity: Entity? = nil,
         addOn: Bool = false
     ) -> SettingDescriptor {
-        SettingDescriptor(
-            field: field, kind: .choice(choices), entity: entity, inAddOnOptions: addOn, get: { .text($0[keyPath: path]) },
-            set: { settings, value in if case let .text(v) = value { settings[keyPath: path] = v } })
+        text(field, path, .choice(choices), entity: entity, addOn: addOn)
+    }
+
+    /// Text of `kind` read from and written to `path`.
+    static func text(
+        _ field: SettingsField, _ path: any WritableKeyPath<Settings, String> & Sendable, _ kind: SettingsField.Kind,
+        entity: Entity? = nil, addOn: Bool = false
+    ) -> SettingDescriptor {
+        stored(field, path, kind, entity: entity, addOn: addOn, wrap: SettingValue.text) { if case let .text(v) = $0 { v } else { nil } }
     }
 
     /// One of the cases of `E`, by its raw value, read from and written to `path`.
     static func cases<E: RawRepresentable<String> & CaseIterable & Sendable>(
         _ field: SettingsField, _ path: any WritableKeyPath<Settings, E> & Sendable, entity: Entity? = nil
     ) -> SettingDescriptor {
-        SettingDescriptor(
-            field: field, kind: .choice(E.allCases.map(\.rawValue)), entity: entity, inAddOnOptions: false,
-            get: { .text($0[keyPath: path].rawValue) },
-            set: { settings, value in
-                if case let .text(v) = value, let chosen = E(rawValue: v) { settings[keyPath: path] = chosen }
-            })
+        stored(
+            field, path, .choice(E.allCases.map(\.rawValue)), entity: entity, wrap: { .text($0.rawValue) },
+            unwrap: { if case let .text(v) = $0 { E(rawValue: v) } else { nil } })
     }
 
     /// A number box in Home Assistant.
