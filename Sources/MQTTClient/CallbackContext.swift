@@ -14,7 +14,8 @@ final class CallbackContext: Sendable {
     var version: MQTTVersion { options.version }
     /// The first error libmosquitto logged since the last ``explain(_:)`` (TLS failures are only explained there).
     let lastLibraryError = Mutex<String?>(nil)
-    let stopping = Atomic<Bool>(false)
+    /// Where the connection stands; see ``Lifecycle``.
+    let lifecycle = LifecycleLock()
     /// Message ids acknowledged lately, and who waits for which; see ``MQTTClient/waitForAcknowledgement(of:timeout:)``.
     let acknowledgements = Mutex(Acknowledgements())
 
@@ -23,15 +24,6 @@ final class CallbackContext: Sendable {
         var received: Set<Int32> = []
         var waiters: [Int32: CheckedContinuation<Bool, Never>] = [:]
     }
-    let loopFinished = DispatchSemaphore(value: 0)
-    /// The network thread ended after ``MQTTClient/stop(timeout:)``.
-    let loopEnded = Atomic<Bool>(false)
-    /// A connection problem was already reported since the last successful connect.
-    let outageReported = Atomic<Bool>(false)
-    /// When the broker last accepted the connection, in monotonic nanoseconds; 0 while not connected.
-    let connectedAt = Atomic<UInt64>(0)
-    /// Signalled by ``MQTTClient/stop(timeout:)`` to end a backoff pause at once.
-    let wakeup = DispatchSemaphore(value: 0)
 
     init(continuation: AsyncStream<MQTTEvent>.Continuation, options: MQTTOptions) {
         self.continuation = continuation
@@ -48,8 +40,7 @@ final class CallbackContext: Sendable {
         let general = String(cString: mosquitto_strerror(code))
         guard code == Int32(MOSQ_ERR_TLS.rawValue) else {
             // Dropped before the broker answered the login: say what usually causes that.
-            guard code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue),
-                connectedAt.load(ordering: .acquiring) == 0
+            guard code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue), !lifecycle.current.wasUp
             else { return general }
             if options.tls == nil { return "\(general) (if the broker expects TLS on port \(options.port), start with --mqtt-tls)" }
             if options.tls?.certFile == nil {
@@ -75,7 +66,7 @@ final class CallbackContext: Sendable {
 
     /// Reports a lost or failed connection once per outage, so retries do not flood the log.
     func reportOutage(_ reason: String) {
-        guard !outageReported.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard lifecycle.update({ $0.report() }) else { return }
         continuation.yield(.connectionLost(reason))
     }
 
@@ -103,17 +94,16 @@ final class CallbackContext: Sendable {
         mosquitto_connect_v5_callback_set(mosq) { _, user, code, _, _ in
             let context = CallbackContext.from(user)
             if code == 0 {
-                context.connectedAt.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
-                context.outageReported.store(false, ordering: .releasing)
+                context.lifecycle.update { $0.connected(at: DispatchTime.now().uptimeNanoseconds) }
                 context.continuation.yield(.connected)
-            } else if !context.outageReported.exchange(true, ordering: .acquiringAndReleasing) {
+            } else if context.lifecycle.update({ $0.report() }) {
                 // A refused login is retried with backoff; it is reported once per outage.
                 context.continuation.yield(.refused(context.reason(code)))
             }
         }
         mosquitto_disconnect_v5_callback_set(mosq) { _, user, code, _ in
             let context = CallbackContext.from(user)
-            guard !context.stopping.load(ordering: .acquiring) else { return }
+            guard !context.lifecycle.current.isStopping else { return }
             context.reportOutage(context.explain(code))
         }
         mosquitto_publish_v5_callback_set(mosq) { _, user, mid, reasonCode, _ in

@@ -53,9 +53,7 @@ public final class MQTTClient: Sendable {
     deinit {
         context.continuation.finish()
         // A network thread that never ended still uses the handle; leaking it is the safe choice.
-        if !context.stopping.load(ordering: .acquiring) || context.loopEnded.load(ordering: .acquiring) {
-            mosquitto_destroy(handle.mosq)
-        }
+        if context.lifecycle.current != .stopping { mosquitto_destroy(handle.mosq) }
     }
 
     private func configure() throws(MQTTError) {
@@ -111,9 +109,9 @@ public final class MQTTClient: Sendable {
         let options = options
         let started = DetachedThread.start(name: "mqtt") {
             NetworkLoop(mosq: handle.mosq, context: context, options: options).run()
-            context.loopFinished.signal()
+            context.lifecycle.update { $0 = .ended }
         }
-        if !started { context.loopFinished.signal() }
+        if !started { context.lifecycle.update { $0 = .ended } }
     }
 
     /// Subscribes to `filter` at QoS 1; the subscription must be renewed after every reconnect.
@@ -190,16 +188,21 @@ public final class MQTTClient: Sendable {
     ///
     /// Waits at most `timeout` seconds for the thread, which may be stuck in a name lookup.
     public func stop(timeout: Double = 1.5) async {
-        guard !context.stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let lifecycle = context.lifecycle
+        // Ending a pause at once: the change of state wakes it.
+        let asked = lifecycle.update { state -> Bool in
+            guard !state.isStopping else { return false }
+            state = .stopping
+            return true
+        }
+        guard asked else { return }
         mosquitto_disconnect(handle.mosq)
-        context.wakeup.signal()
-        let finished = context.loopFinished
-        let ended = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
-                done.resume(returning: finished.wait(timeout: .now() + timeout) == .success)
+                _ = lifecycle.wait(seconds: timeout) { $0 == .ended }
+                done.resume()
             }
         }
-        context.loopEnded.store(ended, ordering: .releasing)
         context.continuation.finish()
     }
 }

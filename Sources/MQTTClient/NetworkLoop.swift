@@ -18,7 +18,7 @@ struct NetworkLoop {
     /// Connections in a row that end sooner than that before ``MQTTEvent/droppedRepeatedly(count:)`` is reported.
     static let dropsBeforeWarning = 3
 
-    private var stopping: Bool { context.stopping.load(ordering: .acquiring) }
+    private var stopping: Bool { context.lifecycle.current.isStopping }
     private static let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
 
     func run() {
@@ -35,8 +35,7 @@ struct NetworkLoop {
             }
             if stopping { break }
             let reason = context.explain(rc)
-            let connectedAt = context.connectedAt.exchange(0, ordering: .acquiringAndReleasing)
-            if connectedAt != 0 {
+            if let connectedAt = context.lifecycle.update({ $0.takeUpSince() }) {
                 let lasted = Double(DispatchTime.now().uptimeNanoseconds - connectedAt) / 1e9
                 if lasted >= Self.stableAfter {
                     delay = Double(options.reconnectDelay.min)
@@ -61,6 +60,6 @@ struct NetworkLoop {
 
     /// Sleeps `seconds`, or less when the client stops.
     private func pause(_ seconds: Double) {
-        _ = context.wakeup.wait(timeout: .now() + seconds)
+        _ = context.lifecycle.wait(seconds: seconds) { $0.isStopping }
     }
 }
