@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockFace", "Platform"]),
 
         // What the tests share: the test clock, recorded answers, a memory source, a recording output.
-        .target(name: "EnergyClockTesting", dependencies: ["EnergyClockCore"], resources: [.copy("Fixtures")]),
+        .target(name: "EnergyClockTesting", dependencies: ["EnergyClockCore", "Platform"], resources: [.copy("Fixtures")]),
 
         .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "EnergyClockTesting", "CSQLite", "Platform"]),
         .testTarget(

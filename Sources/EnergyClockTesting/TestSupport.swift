@@ -1,5 +1,6 @@
 import EnergyClockCore
 import Foundation
+import Platform
 
 /// Europe/Amsterdam, the default zone.
 package let amsterdam = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -54,10 +55,7 @@ package func builtExecutable(_ name: String) -> String {
 package func writeExecutable(_ script: String, to path: String) throws {
     let source = temporaryDirectory().appendingPathComponent("script")
     try Data(script.utf8).write(to: source)
-    let install = Process()
-    install.executableURL = URL(fileURLWithPath: "/usr/bin/install")
-    install.arguments = ["-m", "755", source.path, path]
-    try install.run()
-    install.waitUntilExit()
-    guard install.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+    let install = Subprocess.run(
+        "/usr/bin/install", ["-m", "755", source.path, path], input: [], limits: Subprocess.Limits(seconds: 10, outputBytes: 4096))
+    guard install.ending == .exited(0) else { throw CocoaError(.fileWriteUnknown) }
 }

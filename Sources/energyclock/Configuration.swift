@@ -76,10 +76,7 @@ struct Configuration {
             throw UsageError("\(options.origin("ha-discovery")) must be true, false or remove, got \"\(options["ha-discovery"] ?? "")\"")
         }
         discoveryMode = mode
-        discoveryPrefix = options["ha-discovery-prefix"] ?? "homeassistant"
-        if let problem = TopicTree.problem(withPrefix: discoveryPrefix) {
-            throw UsageError("\(options.origin("ha-discovery-prefix")) cannot be \(Quote.json(discoveryPrefix)): \(problem)")
-        }
+        discoveryPrefix = try Self.topic(options, "ha-discovery-prefix", options["ha-discovery-prefix"] ?? "homeassistant")
         leds = try options.all("led").map { text throws(UsageError) in
             do {
                 return try LEDTarget.parse(text)
@@ -87,10 +84,7 @@ struct Configuration {
                 throw UsageError("\(options.origin("led")): \"\(text)\": \(error)")
             }
         }
-        z2mBaseTopic = options["z2m-base-topic"] ?? "zigbee2mqtt"
-        if let problem = TopicTree.problem(withPrefix: z2mBaseTopic) {
-            throw UsageError("\(options.origin("z2m-base-topic")) cannot be \(Quote.json(z2mBaseTopic)): \(problem)")
-        }
+        z2mBaseTopic = try Self.topic(options, "z2m-base-topic", options["z2m-base-topic"] ?? "zigbee2mqtt")
         let hours = (options["cheapest-hours"] ?? "1,2,3,4").split(separator: ",").map { $0.trimmed }
         cheapestHours = try hours.map { text throws(UsageError) in
             guard let n = Int(text), (1...24).contains(n) else {
@@ -135,17 +129,9 @@ struct Configuration {
         pngPath = options["png"]
         if svgPath == "-" && pngPath == "-" { throw UsageError("--svg and --png cannot both go to standard output") }
 
-        let prefix = options["topic-prefix"] ?? "energyclock"
-        if let problem = TopicTree.problem(withPrefix: prefix) {
-            throw UsageError("\(options.origin("topic-prefix")) cannot be \(Quote.json(prefix)): \(problem)")
-        }
-        topics = TopicTree(prefix: prefix)
+        topics = TopicTree(prefix: try Self.topic(options, "topic-prefix", options["topic-prefix"] ?? "energyclock"))
         replyPrefixes = try options.all("reply-topic-prefix").flatMap { $0.split(separator: ",").map { String($0.trimmed) } }.map {
-            prefix throws(UsageError) in
-            if let problem = TopicTree.problem(withPrefix: prefix) {
-                throw UsageError("\(options.origin("reply-topic-prefix")) cannot be \(Quote.json(prefix)): \(problem)")
-            }
-            return TopicTree(prefix: prefix).prefix
+            prefix throws(UsageError) in TopicTree(prefix: try Self.topic(options, "reply-topic-prefix", prefix)).prefix
         }
 
         let versionText = options["mqtt-version"] ?? "5"
@@ -211,6 +197,14 @@ struct Configuration {
             throw UsageError("no state directory: set --state-dir, XDG_STATE_HOME or HOME")
         }
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/energyclock")
+    }
+
+    /// `value` of the option `name` when it can root a topic tree (see ``TopicTree/problem(withPrefix:)``).
+    private static func topic(_ options: ParsedOptions, _ name: String, _ value: String) throws(UsageError) -> String {
+        if let problem = TopicTree.problem(withPrefix: value) {
+            throw UsageError("\(options.origin(name)) cannot be \(Quote.json(value)): \(problem)")
+        }
+        return value
     }
 
     /// A secret from the file named by option `file` (trailing newlines dropped), else from `variable`.
