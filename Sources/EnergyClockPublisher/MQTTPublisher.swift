@@ -27,9 +27,7 @@ package actor MQTTPublisher: ManagerOutput {
     var drawing: Task<Void, Never>?
     /// Where `health.json` goes, for `energyclock health`; nil for none.
     let healthDirectory: StateDirectory?
-    var health = HealthRecord(connected: false, since: Date())
-    var healthWrittenAt: ContinuousClock.Instant?
-    var healthPending = false
+    var health = HealthOutput(now: Date())
     /// A republish for Home Assistant's `online` is waiting out its delay; more `online`s join it.
     var homeAssistantPending = false
     /// The topic of each recent publish by message id, to name a publish the broker refuses.
@@ -210,39 +208,28 @@ package actor MQTTPublisher: ManagerOutput {
 
     /// Notes a change of connection in `health.json` at once.
     private func recordConnection(_ up: Bool) {
-        guard health.connected != up || healthWrittenAt == nil else { return }
-        health.connected = up
-        health.since = Date()
-        writeHealth()
+        perform(health.connection(up, at: Date(), .now))
     }
 
-    /// Notes a publish in `health.json`, at most once a second: when it happened, and by when the
-    /// next is due (the end of the current slot, a retry within 15 minutes, or midnight at the latest).
+    /// Notes a publish in `health.json`, at most once a second.
     private func recordPublished(_ snapshot: Snapshot) {
-        let now = snapshot.now
-        let midnight = snapshot.calendar.start(of: snapshot.calendar.day(containing: now).adding(days: 1))
-        var due = min(snapshot.current?.slot.end ?? midnight, midnight)
-        if snapshot.stale { due = min(due, now.addingTimeInterval(16 * 60)) }
-        health.publishedAt = Date()
-        health.dueBy = Date().addingTimeInterval(max(0, due.timeIntervalSince(now)))
-        if let last = healthWrittenAt, ContinuousClock.now < last + .seconds(1) {
-            // Within the second: written once it is over, with whatever is newest then.
-            guard !healthPending else { return }
-            healthPending = true
-            Task {
-                try? await Task.sleep(until: last + .seconds(1))
-                healthPending = false
-                writeHealth()
-            }
-            return
-        }
-        writeHealth()
+        perform(health.published(snapshot, at: Date(), .now))
     }
 
-    private func writeHealth() {
-        guard let healthDirectory else { return }
-        healthWrittenAt = .now
-        do { try health.write(to: healthDirectory) } catch { logger.warning("\(error)") }
+    /// Carries out what ``HealthOutput`` decided.
+    private func perform(_ action: HealthOutput.Action) {
+        switch action {
+        case .none:
+            break
+        case let .write(record):
+            guard let healthDirectory else { return }
+            do { try record.write(to: healthDirectory) } catch { logger.warning("\(error)") }
+        case let .wakeAt(instant):
+            Task {
+                try? await Task.sleep(until: instant)
+                perform(health.due(at: .now))
+            }
+        }
     }
 
     /// Publishes `offline` and waits up to `timeout` seconds for the broker to take it.

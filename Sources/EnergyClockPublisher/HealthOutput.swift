@@ -1,0 +1,69 @@
+import EnergyClockCore
+import FoundationEssentials
+
+/// `health.json` as an output of its own: what the daemon says about itself for
+/// `energyclock health`, decided from events and returned as what to do.
+///
+/// A change of connection is written at once; a publish at most once a second (a write within
+/// the second waits for it to be over, and is then made with whatever is newest).
+struct HealthOutput {
+    /// What the next write holds.
+    private(set) var record: HealthRecord
+    private var writtenAt: ContinuousClock.Instant?
+    private var pending = false
+
+    /// The least time between two writes for publishes.
+    static let interval = Duration.seconds(1)
+
+    /// What to do about `health.json`.
+    enum Action: Equatable {
+        /// Nothing now.
+        case none
+        /// Write `record` now.
+        case write(HealthRecord)
+        /// Call ``due(at:)`` at this instant.
+        case wakeAt(ContinuousClock.Instant)
+    }
+
+    /// An output that has written nothing yet; the daemon is not connected since `now`.
+    init(now: Date) {
+        record = HealthRecord(connected: false, since: now)
+    }
+
+    /// The connection came up or went down at `now`: written at once when that is news.
+    mutating func connection(_ up: Bool, at now: Date, _ instant: ContinuousClock.Instant) -> Action {
+        guard record.connected != up || writtenAt == nil else { return .none }
+        record.connected = up
+        record.since = now
+        return written(at: instant)
+    }
+
+    /// `snapshot` was published at `now`: when that happened, and by when the next publish is due
+    /// (the end of the current slot, a retry within 16 minutes while stale, or midnight at the latest).
+    mutating func published(_ snapshot: Snapshot, at now: Date, _ instant: ContinuousClock.Instant) -> Action {
+        let calendar = snapshot.calendar
+        let midnight = calendar.start(of: calendar.day(containing: snapshot.now).adding(days: 1))
+        var due = min(snapshot.current?.slot.end ?? midnight, midnight)
+        if snapshot.stale { due = min(due, snapshot.now.addingTimeInterval(16 * 60)) }
+        record.publishedAt = now
+        record.dueBy = now.addingTimeInterval(max(0, due.timeIntervalSince(snapshot.now)))
+        if let last = writtenAt, instant < last + Self.interval {
+            guard !pending else { return .none }
+            pending = true
+            return .wakeAt(last + Self.interval)
+        }
+        return written(at: instant)
+    }
+
+    /// The second after the last write is over: the waiting write is made.
+    mutating func due(at instant: ContinuousClock.Instant) -> Action {
+        guard pending else { return .none }
+        pending = false
+        return written(at: instant)
+    }
+
+    private mutating func written(at instant: ContinuousClock.Instant) -> Action {
+        writtenAt = instant
+        return .write(record)
+    }
+}
