@@ -56,18 +56,25 @@ struct ClockTopicTests {
         await harness.stop()
     }
 
-    @Test func aHangingHelperIsStoppedWithTheDaemonAndNothingOfItIsPublished() async throws {
+    /// A service whose clock helper is the shell `script` (with `$FILE` a file of its own to
+    /// write to), running once it publishes a price; and that file's path.
+    func serviceDrawing(with script: String) async throws -> (ServiceHarness, TopicRecorder, file: String) {
         let broker = try await TestBroker.start()
         let directory = temporaryDirectory()
-        let pidFile = directory.appendingPathComponent("helper.pid").path
+        let file = directory.appendingPathComponent("helper.out").path
         let helper = directory.appendingPathComponent("helper").path
-        // A helper that reads the face, says where it is, ignores TERM and never answers.
-        try writeExecutable("#!/bin/sh\ncat >/dev/null\necho $$ > \(pidFile)\ntrap '' TERM\nsleep 60\n", to: helper)
+        try writeExecutable("#!/bin/sh\ncat >/dev/null\n" + script.replacingOccurrences(of: "$FILE", with: file), to: helper)
         let harness = try ServiceHarness(
             broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
             options: PublisherOptions(renderer: ClockRenderer(helper: helper)))
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
+        return (harness, live, file)
+    }
+
+    @Test func aHangingHelperIsStoppedWithTheDaemonAndNothingOfItIsPublished() async throws {
+        // A helper that reads the face, says where it is, ignores TERM and never answers.
+        let (harness, live, pidFile) = try await serviceDrawing(with: "echo $$ > $FILE\ntrap '' TERM\nsleep 60\n")
         let deadline = Date().addingTimeInterval(10)
         while !FileManager.default.fileExists(atPath: pidFile), Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let pid = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
@@ -83,16 +90,7 @@ struct ClockTopicTests {
     }
 
     @Test func aFailingHelperIsLoggedOnceAndNotRetriedInALoop() async throws {
-        let broker = try await TestBroker.start()
-        let directory = temporaryDirectory()
-        let runs = directory.appendingPathComponent("runs").path
-        let helper = directory.appendingPathComponent("helper").path
-        try writeExecutable("#!/bin/sh\ncat >/dev/null\necho run >> \(runs)\necho 'no fonts here' >&2\nexit 3\n", to: helper)
-        let harness = try ServiceHarness(
-            broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
-            options: PublisherOptions(renderer: ClockRenderer(helper: helper)))
-        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
-        _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
+        let (harness, live, runs) = try await serviceDrawing(with: "echo run >> $FILE\necho 'no fonts here' >&2\nexit 3\n")
         // Five changes of what the picture shows, each a reason to draw again.
         for green in [0.11, 0.12, 0.13, 0.14, 0.15] {
             try live.client.publish("energyclock/settings/green_max/set", "\(green)")
