@@ -36,8 +36,8 @@ public struct ClockRenderer: Sendable {
         self.helper = helper
     }
 
-    /// The PNG and the SVG of `face`, drawn on a thread of their own and checked: a PNG must
-    /// start with the PNG signature and an SVG must be an `<svg>` document, or nothing is drawn.
+    /// The PNG and the SVG of `face`, drawn on a thread of their own and checked by
+    /// ``pictures(fromHelperOutput:)`` before anything is published.
     public func draw(_ face: ClockFace) async throws(Failure) -> (png: [UInt8], svg: [UInt8]) {
         let outcome = await run([], face)
         guard outcome.ending == .exited(0) else { throw failure(outcome) }
@@ -50,7 +50,8 @@ public struct ClockRenderer: Sendable {
 
     /// The PNG and the SVG in what the helper wrote: the PNG's length in decimal and a newline,
     /// the PNG, then the SVG. Throws a `badOutput` failure unless the length is a plain number
-    /// that fits, the PNG starts with its signature and the SVG is an `<svg>` document.
+    /// that fits, the PNG has its signature and a header of a sensible size, and the SVG is an
+    /// `<svg>` document.
     public static func pictures(fromHelperOutput output: [UInt8]) throws(Failure) -> (png: [UInt8], svg: [UInt8]) {
         guard let newline = output.prefix(16).firstIndex(of: 0x0A), newline > 0,
             output[..<newline].allSatisfy({ (0x30...0x39).contains($0) }),

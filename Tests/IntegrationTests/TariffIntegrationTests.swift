@@ -10,16 +10,28 @@ import Testing
 struct TariffIntegrationTests {
     static let ecbFile = fixture("ecb/eurofxref-daily_2025-05-09.xml")
 
-    /// A loopback server with the recorded ECB file (while `ratesWork`) and hourly custom prices.
-    static func server(prices: [UInt8], ratesWork: @escaping @Sendable () -> Bool = { true }) throws -> TestHTTPServer {
+    /// A loopback server with hourly custom prices and the ECB file that `rates` hands out for each
+    /// request (nil for a failure), by default the recorded one.
+    static func server(prices: [UInt8], rates: @escaping @Sendable () -> [UInt8]? = { ecbFile }) throws -> TestHTTPServer {
         try TestHTTPServer { target in
             if target.hasPrefix("/eurofxref-daily.xml") {
-                return ratesWork()
-                    ? TestHTTPServer.Response(contentType: "text/xml", body: ecbFile) : TestHTTPServer.Response(status: 500, body: [])
+                return rates().map { TestHTTPServer.Response(contentType: "text/xml", body: $0) }
+                    ?? TestHTTPServer.Response(status: 500, body: [])
             }
             if target.hasPrefix("/custom.json") { return .json(prices) }
             return TestHTTPServer.Response(status: 404)
         }
+    }
+
+    /// A service on Monday 12 May 2025, 10:00 in Amsterdam, pricing `http`'s custom list in SEK
+    /// without VAT and with relative thresholds (which need no SEK thresholds of their own).
+    static func mondayInSEK(_ http: TestHTTPServer, _ broker: TestBroker) throws -> ServiceHarness {
+        try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2025-05-12T10:00:00+02:00")),
+            settings: [
+                .source: .text("custom"), .customURL: .text(http.baseURL.absoluteString + "/custom.json"), .currency: .text("SEK"),
+                .colorMode: .text("relative"), .vatPercent: .number(0),
+            ])
     }
 
     /// Hourly prices for the local day holding `day`, in `calendar`: `market(hour)` EUR/kWh.
@@ -85,14 +97,11 @@ struct TariffIntegrationTests {
         let amsterdam = try #require(LocalCalendar(identifier: "Europe/Amsterdam"))
         let ratesWork = Mutex(true)
         let monday = LocalDay(year: 2025, month: 5, day: 12)
-        let http = try Self.server(prices: Self.hourly(monday, amsterdam) { _ in 0.1 }, ratesWork: { ratesWork.withLock { $0 } })
+        let http = try Self.server(prices: Self.hourly(monday, amsterdam) { _ in 0.1 }) {
+            ratesWork.withLock { $0 } ? Self.ecbFile : nil
+        }
         let broker = try await TestBroker.start()
-        let harness = try ServiceHarness(
-            broker: broker, http: http, clock: ManualClock(start: at("2025-05-12T10:00:00+02:00")),
-            settings: [
-                .source: .text("custom"), .customURL: .text(http.baseURL.absoluteString + "/custom.json"), .currency: .text("SEK"),
-                .colorMode: .text("relative"), .vatPercent: .number(0),
-            ])
+        let harness = try Self.mondayInSEK(http, broker)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         // Monday morning: Friday's rate, 10.92 SEK per euro.
         #expect(await live.wait(for: "energyclock/price") { $0 == "1.092" } != nil)
@@ -119,21 +128,11 @@ struct TariffIntegrationTests {
             Self.ecbFile,
         ]
         let asked = Atomic(0)
-        let prices = Self.hourly(LocalDay(year: 2025, month: 5, day: 12), amsterdam) { _ in 0.1 }
-        let http = try TestHTTPServer { target in
-            if target.hasPrefix("/eurofxref-daily.xml") {
-                let index = min(asked.add(1, ordering: .relaxed).oldValue, files.count - 1)
-                return TestHTTPServer.Response(contentType: "text/xml", body: files[index])
-            }
-            return target.hasPrefix("/custom.json") ? .json(prices) : TestHTTPServer.Response(status: 404)
+        let http = try Self.server(prices: Self.hourly(LocalDay(year: 2025, month: 5, day: 12), amsterdam) { _ in 0.1 }) {
+            files[min(asked.add(1, ordering: .relaxed).oldValue, files.count - 1)]
         }
         let broker = try await TestBroker.start()
-        let harness = try ServiceHarness(
-            broker: broker, http: http, clock: ManualClock(start: at("2025-05-12T10:00:00+02:00")),
-            settings: [
-                .source: .text("custom"), .customURL: .text(http.baseURL.absoluteString + "/custom.json"), .currency: .text("SEK"),
-                .colorMode: .text("relative"), .vatPercent: .number(0),
-            ])
+        let harness = try Self.mondayInSEK(http, broker)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         // Neither hostile file is believed: no price at a made-up rate, stale, and asked again.
         #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil)
@@ -155,7 +154,7 @@ struct TariffIntegrationTests {
     @Test func withoutAnyRateNoConvertedPriceIsPublished() async throws {
         let amsterdam = try #require(LocalCalendar(identifier: "Europe/Amsterdam"))
         let http = try Self.server(
-            prices: Self.hourly(LocalDay(year: 2025, month: 5, day: 12), amsterdam) { _ in 0.1 }, ratesWork: { false })
+            prices: Self.hourly(LocalDay(year: 2025, month: 5, day: 12), amsterdam) { _ in 0.1 }, rates: { nil })
         let broker = try await TestBroker.start()
         let harness = try ServiceHarness(
             broker: broker, http: http, clock: ManualClock(start: at("2025-05-12T10:00:00+02:00")),
