@@ -66,10 +66,18 @@ let package = Package(
         // The command line.
         .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockFace", "Platform"]),
 
-        // What the tests share: the test clock, recorded answers, a memory source, a recording output.
-        .target(name: "EnergyClockTesting", dependencies: ["EnergyClockCore", "Platform"], resources: [.copy("Fixtures")]),
+        // What the tests share: the test clock, recorded answers, a memory source, a recording
+        // output and a recording message sink.
+        .target(
+            name: "EnergyClockTesting", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "Platform"],
+            resources: [.copy("Fixtures")]),
 
         .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "EnergyClockTesting", "CSQLite", "Platform"]),
+        // The publisher's rules, fed events and read as actions or recorded messages: no broker.
+        .testTarget(
+            name: "EnergyClockPublisherTests",
+            dependencies: ["EnergyClockPublisher", "EnergyClockCore", "EnergyClockFace", "EnergyClockTesting"],
+            exclude: ["Golden"]),
         .testTarget(
             name: "EnergyClockRenderTests",
             dependencies: [

@@ -1,5 +1,6 @@
 import EnergyClockCore
 import EnergyClockFace
+import FoundationEssentials
 
 /// The clock as retained pictures on `clock/png` and `clock/svg`, redrawn when what they show
 /// changes (a band, the thresholds, the palette, the current slot), never more than once a second.
@@ -13,13 +14,13 @@ struct ClockOutput {
     let enabled: Bool
     /// What the pictures last sent show, without the hand, and the slot the hand was in.
     private var shown: Key?
-    private var startedAt: ContinuousClock.Instant?
+    private var startedAt: Date?
     /// A drawing is under way, or waits for its second to come.
     private(set) var busy = false
     /// Drawings that failed in a row; each doubles the pause before the next try.
     private var failures = 0
     /// No drawing before this instant, after a failure.
-    private var retryAt: ContinuousClock.Instant?
+    private var retryAt: Date?
     /// The kinds of failure logged since the last drawing that worked: each is logged once.
     private var loggedKinds: Set<String> = []
 
@@ -39,8 +40,8 @@ struct ClockOutput {
     /// What to do about a snapshot.
     enum Decision {
         case nothing
-        /// Draw `face` after `delay` (zero when the last drawing is a second old), then report it as `key`.
-        case draw(ClockFace, key: Key, after: Duration)
+        /// Draw `face` at `time` (now when the last drawing is a second old), then report it as `key`.
+        case draw(ClockFace, key: Key, at: Date)
     }
 
     init(topics: TopicTree, enabled: Bool) {
@@ -58,26 +59,35 @@ struct ClockOutput {
     }
 
     /// Whether `snapshot` needs a new drawing at `now`; nothing while one is under way.
-    mutating func decide(for snapshot: Snapshot, at now: ContinuousClock.Instant) -> Decision {
-        guard enabled, !busy, retryAt.map({ now >= $0 }) ?? true else { return .nothing }
+    ///
+    /// Times are wall-clock times; one that lies further ahead than any pause could (the clock was
+    /// set back) counts as passed, so a clock set back cannot stop the drawings.
+    mutating func decide(for snapshot: Snapshot, at now: Date) -> Decision {
+        guard enabled, !busy, retryAt.map({ Self.passed($0, at: now, within: Self.retryMax) }) ?? true else { return .nothing }
         let face = ClockFace(snapshot)
         let key = Self.key(face, snapshot)
         guard key != shown else { return .nothing }
         busy = true
-        let due = startedAt.map { $0 + Self.interval } ?? now
-        startedAt = max(due, now)
-        return .draw(face, key: key, after: due > now ? due - now : .zero)
+        let next = startedAt.map { $0.addingTimeInterval(Self.interval.timeInterval) } ?? now
+        let due = Self.passed(next, at: now, within: Self.interval) ? now : next
+        startedAt = due
+        return .draw(face, key: key, at: due)
+    }
+
+    /// Whether `time` has come at `now`, or lies more than `limit` ahead of it.
+    static func passed(_ time: Date, at now: Date, within limit: Duration) -> Bool {
+        time <= now || time.timeIntervalSince(now) > limit.timeInterval
     }
 
     /// A drawing failed with a failure of `kind` at `now`: nothing is drawn until a pause has
     /// passed. Returns the pause, and whether this kind of failure is new since the last success
     /// and so worth a log line.
-    mutating func failed(_ kind: String, at now: ContinuousClock.Instant) -> (pause: Duration, log: Bool) {
+    mutating func failed(_ kind: String, at now: Date) -> (pause: Duration, log: Bool) {
         busy = false
         failures += 1
         var pause = Self.retryBase
         for _ in 1..<min(failures, 8) { pause = min(pause * 2, Self.retryMax) }
-        retryAt = now + pause
+        retryAt = now.addingTimeInterval(pause.timeInterval)
         return (pause, loggedKinds.insert(kind).inserted)
     }
 

@@ -18,6 +18,9 @@ extension EnergyClockService {
         package var stateDirectory: StateDirectory
         /// Time; the system clock, or a test clock.
         package var clock: any WallClock
+        /// The publisher's time, for its throttles, pauses and `health.json`: real time even when
+        /// the manager runs on a test clock, unless a test sets one.
+        package var publisherClock: any WallClock = SystemClock()
         /// Discovery, lights, windows and InfluxDB.
         package var publisher: PublisherOptions
         /// Whether `custom_url` may be changed over MQTT.
@@ -51,7 +54,8 @@ extension EnergyClockService {
         func logger(_ label: String) -> Logger { parts.logger.labelled(label) }
         let client = try MQTTClient(options: parts.mqtt)
         let publisher = MQTTPublisher(
-            client: client, topics: parts.topics, options: parts.publisher, logger: logger("publisher"), health: parts.stateDirectory)
+            sink: client, topics: parts.topics, options: parts.publisher, logger: logger("publisher"), health: parts.stateDirectory,
+            clock: parts.publisherClock)
         let manager = try PriceManager(
             configuration: parts.manager, store: try PriceStore(directory: parts.stateDirectory), catalog: parts.catalog,
             clock: parts.clock, output: publisher, logger: logger("manager"), overrides: parts.overrides, jitter: parts.jitter

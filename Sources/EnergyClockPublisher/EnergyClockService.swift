@@ -40,6 +40,7 @@ package final class EnergyClockService: Sendable {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await self.manager.run() }
                 group.addTask { await self.followBroker() }
+                group.addTask { await self.publisher.run() }
                 if let influx = self.influx { group.addTask { await influx.run() } }
                 defer { group.cancelAll() }
                 try await group.next()
@@ -89,8 +90,8 @@ package final class EnergyClockService: Sendable {
                     logger.info("refresh requested over MQTT")
                     await manager.refreshNow()
                 case .homeAssistantOnline?:
-                    // Not awaited here: the random delay must not hold up settings behind it.
-                    Task { await publisher.homeAssistantRestarted() }
+                    // Returns at once: the publisher waits out the random delay in its own task.
+                    await publisher.homeAssistantRestarted()
                 case nil: break
                 }
             }
@@ -99,7 +100,6 @@ package final class EnergyClockService: Sendable {
 
     /// Publishes `offline`, disconnects and closes the store.
     private func shutdown() async {
-        await publisher.stopDrawing()
         await publisher.goOffline()
         await client.stop()
         await manager.close()

@@ -9,7 +9,7 @@ import FoundationEssentials
 struct HealthOutput {
     /// What the next write holds.
     private(set) var record: HealthRecord
-    private var writtenAt: ContinuousClock.Instant?
+    private var writtenAt: Date?
     private var pending = false
 
     /// The least time between two writes for publishes.
@@ -22,7 +22,7 @@ struct HealthOutput {
         /// Write `record` now.
         case write(HealthRecord)
         /// Call ``due(at:)`` at this instant.
-        case wakeAt(ContinuousClock.Instant)
+        case wakeAt(Date)
     }
 
     /// An output that has written nothing yet; the daemon is not connected since `now`.
@@ -31,39 +31,40 @@ struct HealthOutput {
     }
 
     /// The connection came up or went down at `now`: written at once when that is news.
-    mutating func connection(_ up: Bool, at now: Date, _ instant: ContinuousClock.Instant) -> Action {
+    mutating func connection(_ up: Bool, at now: Date) -> Action {
         guard record.connected != up || writtenAt == nil else { return .none }
         record.connected = up
         record.since = now
-        return written(at: instant)
+        return written(at: now)
     }
 
     /// `snapshot` was published at `now`: when that happened, and by when the next publish is due
     /// (the end of the current slot, a retry within 16 minutes while stale, or midnight at the latest).
-    mutating func published(_ snapshot: Snapshot, at now: Date, _ instant: ContinuousClock.Instant) -> Action {
+    mutating func published(_ snapshot: Snapshot, at now: Date) -> Action {
         let calendar = snapshot.calendar
         let midnight = calendar.start(of: calendar.day(containing: snapshot.now).adding(days: 1))
         var due = min(snapshot.current?.slot.end ?? midnight, midnight)
         if snapshot.stale { due = min(due, snapshot.now.addingTimeInterval(16 * 60)) }
         record.publishedAt = now
         record.dueBy = now.addingTimeInterval(max(0, due.timeIntervalSince(snapshot.now)))
-        if let last = writtenAt, instant < last + Self.interval {
+        // A last write in the future means the clock was set back: that write does not hold this one up.
+        if let last = writtenAt, now >= last, now < last.addingTimeInterval(Self.interval.timeInterval) {
             guard !pending else { return .none }
             pending = true
-            return .wakeAt(last + Self.interval)
+            return .wakeAt(last.addingTimeInterval(Self.interval.timeInterval))
         }
-        return written(at: instant)
+        return written(at: now)
     }
 
     /// The second after the last write is over: the waiting write is made.
-    mutating func due(at instant: ContinuousClock.Instant) -> Action {
+    mutating func due(at now: Date) -> Action {
         guard pending else { return .none }
         pending = false
-        return written(at: instant)
+        return written(at: now)
     }
 
-    private mutating func written(at instant: ContinuousClock.Instant) -> Action {
-        writtenAt = instant
+    private mutating func written(at now: Date) -> Action {
+        writtenAt = now
         return .write(record)
     }
 }

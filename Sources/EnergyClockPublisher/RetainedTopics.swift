@@ -43,6 +43,9 @@ struct RetainedTopics {
     /// Notes that the broker now holds `message`.
     mutating func sent(_ message: OutgoingMessage) { held[message.topic] = message.payload }
 
+    /// Notes that `topic` did not reach the broker, so that it goes out again with the next snapshot.
+    mutating func unsent(_ topic: String) { held[topic] = nil }
+
     /// Forgets what the broker holds, so that everything goes out again (after a reconnect).
     mutating func forget() { held.removeAll() }
 }

@@ -59,3 +59,11 @@ package func writeExecutable(_ script: String, to path: String) throws {
         "/usr/bin/install", ["-m", "755", source.path, path], input: [], limits: Subprocess.Limits(seconds: 10, outputBytes: 4096))
     guard install.ending == .exited(0) else { throw CocoaError(.fileWriteUnknown) }
 }
+
+/// The golden file `name` in the `Golden` folder beside `file`, to compare `actual` with;
+/// `ENERGYCLOCK_UPDATE_GOLDEN=1` writes `actual` there first.
+package func golden(_ name: String, beside file: String = #filePath, actual: [UInt8]) throws -> [UInt8] {
+    let url = URL(fileURLWithPath: file).deletingLastPathComponent().appendingPathComponent("Golden/\(name)")
+    if ProcessInfo.processInfo.environment["ENERGYCLOCK_UPDATE_GOLDEN"] == "1" { try Data(actual).write(to: url) }
+    return try [UInt8](Data(contentsOf: url))
+}

@@ -55,27 +55,4 @@ import Testing
         #expect(ClockRenderer.problem(svg: Array("<?xml version=\"1.0\"?>\n<svg xmlns='x'></svg>\n".utf8)) == nil)
         #expect(ClockRenderer.problem(svg: Array("<html><svg></svg></html>".utf8)) != nil)
     }
-
-    @Test func aFailedDrawingWaitsAndIsLoggedOncePerKind() {
-        var output = ClockOutput(topics: TopicTree(), enabled: true)
-        let start = ContinuousClock.now
-        guard case .draw = output.decide(for: ClockFixtures.normal, at: start) else {
-            Issue.record("the first snapshot is drawn")
-            return
-        }
-        let first = output.failed("timedOut", at: start)
-        #expect(first == (pause: .seconds(30), log: true))
-        guard case .nothing = output.decide(for: ClockFixtures.normal, at: start + .seconds(1)) else {
-            Issue.record("no drawing during the pause")
-            return
-        }
-        guard case .draw = output.decide(for: ClockFixtures.normal, at: start + .seconds(31)) else {
-            Issue.record("drawn again after the pause")
-            return
-        }
-        let second = output.failed("timedOut", at: start + .seconds(31))
-        #expect(second == (pause: .seconds(60), log: false), "the same kind is not logged again; the pause doubles")
-        _ = output.decide(for: ClockFixtures.normal, at: start + .seconds(100))
-        #expect(output.failed("badOutput", at: start + .seconds(100)).log, "a new kind is logged")
-    }
 }

@@ -5,6 +5,12 @@ public struct SettingsOutcome: Sendable {
     /// Where the requester wants the answer.
     public var reply: ReplyRoute?
 
+    /// The answer `result`, to go to `reply` as well as `settings/result`.
+    public init(result: Result<Settings, SettingsError>, reply: ReplyRoute?) {
+        self.result = result
+        self.reply = reply
+    }
+
     /// The outcome as `{"ok":true,"settings":{…}}` or `{"ok":false,"error":"…"}`.
     public var json: String {
         var w = JSONWriter()

@@ -1,18 +1,16 @@
 import EnergyClockCore
-import EnergyClockTesting
 import Foundation
-import Testing
 
 /// Fixed days for the clock: bands by hour, green at night, yellow in the morning, orange in the
 /// afternoon and red in the evening, so every picture and ring can be checked by eye.
-enum ClockFixtures {
-    static let amsterdam = LocalCalendar(identifier: "Europe/Amsterdam")!
+package enum ClockFixtures {
+    package static let amsterdam = LocalCalendar(identifier: "Europe/Amsterdam")!
 
     /// The band each local hour gets: green 0–5, yellow 6–11, orange 12–17, red 18–23.
-    static func price(hour: Int) -> Double { [0.05, 0.15, 0.25, 0.35][hour / 6] }
+    package static func price(hour: Int) -> Double { [0.05, 0.15, 0.25, 0.35][hour / 6] }
 
     /// A snapshot of `day` at `now`, with hourly (or quarter-hour) prices for that day and the next.
-    static func snapshot(day: LocalDay, now: Date, quarters: Bool = false, stale: Bool = false) -> Snapshot {
+    package static func snapshot(day: LocalDay, now: Date, quarters: Bool = false, stale: Bool = false) -> Snapshot {
         var settings = Settings.defaults
         settings.vatPercent = 0
         settings.resolution = quarters ? .native : .hour
@@ -36,20 +34,9 @@ enum ClockFixtures {
     }
 
     /// 14 January 2026 at 13:30, a 24-hour day.
-    static var normal: Snapshot { snapshot(day: LocalDay(year: 2026, month: 1, day: 14), now: at("2026-01-14T13:30:00+01:00")) }
+    package static var normal: Snapshot { snapshot(day: LocalDay(year: 2026, month: 1, day: 14), now: at("2026-01-14T13:30:00+01:00")) }
     /// 29 March 2026 at 13:30, 23 hours long.
-    static var short: Snapshot { snapshot(day: LocalDay(year: 2026, month: 3, day: 29), now: at("2026-03-29T13:30:00+02:00")) }
+    package static var short: Snapshot { snapshot(day: LocalDay(year: 2026, month: 3, day: 29), now: at("2026-03-29T13:30:00+02:00")) }
     /// 25 October 2026 at 13:30, 25 hours long.
-    static var long: Snapshot { snapshot(day: LocalDay(year: 2026, month: 10, day: 25), now: at("2026-10-25T13:30:00+01:00")) }
-
-    /// The golden file `name`, compared with `actual`; `ENERGYCLOCK_UPDATE_GOLDEN=1` writes it instead.
-    static func expectGolden(_ actual: [UInt8], _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/\(name)")
-        if ProcessInfo.processInfo.environment["ENERGYCLOCK_UPDATE_GOLDEN"] == "1" {
-            try Data(actual).write(to: url)
-            return
-        }
-        let expected = try [UInt8](Data(contentsOf: url))
-        #expect(actual == expected, "\(name) differs from its golden file", sourceLocation: sourceLocation)
-    }
+    package static var long: Snapshot { snapshot(day: LocalDay(year: 2026, month: 10, day: 25), now: at("2026-10-25T13:30:00+01:00")) }
 }

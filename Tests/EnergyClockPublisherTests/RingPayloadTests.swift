@@ -41,7 +41,8 @@ import Testing
                 }
             }
         }
-        try ClockFixtures.expectGolden(Array((lines.joined(separator: "\n") + "\n").utf8), "ring-payloads.txt")
+        let payloads = Array((lines.joined(separator: "\n") + "\n").utf8)
+        #expect(try payloads == golden("ring-payloads.txt", actual: payloads), "ring-payloads.txt differs from its golden file")
     }
 
     @Test func daylightSavingDaysOnTheFace() throws {

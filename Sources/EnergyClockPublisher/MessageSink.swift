@@ -1,0 +1,56 @@
+import MQTTClient
+
+/// Where the publisher's messages go: the broker in the daemon, a recording in tests, so the
+/// publisher's rules can be tested without a broker.
+package protocol MessageSink: Sendable {
+    /// Subscribes to `filter`; with `retainAsPublished`, retained messages keep their retain flag
+    /// (MQTT 5), so a live retained command can be told apart.
+    func subscribe(_ filter: String, retainAsPublished: Bool) throws(SinkFailure)
+    /// Hands `message` to the connection and returns its message id, by which the broker may
+    /// later refuse it.
+    func send(_ message: OutgoingMessage) throws(SinkFailure) -> Int32
+    /// Hands `message` over and waits up to `timeout` seconds for the broker to take it; false
+    /// when it did not in time.
+    func sendAcknowledged(_ message: OutgoingMessage, timeout: Double) async throws(SinkFailure) -> Bool
+}
+
+/// Why a sink did not take a message.
+package enum SinkFailure: Error, Equatable, CustomStringConvertible {
+    /// There is no connection; everything is sent again after the next one.
+    case notConnected
+    /// The connection refused it; `reason` says why (too large, bad UTF-8, out of memory).
+    case failed(String)
+
+    /// The reason, for the log.
+    package var description: String {
+        switch self {
+        case .notConnected: "mqtt: not connected"
+        case let .failed(reason): reason
+        }
+    }
+}
+
+extension MQTTClient: MessageSink {
+    package func subscribe(_ filter: String, retainAsPublished: Bool) throws(SinkFailure) {
+        do { try subscribe(filter, qos: 1, retainAsPublished: retainAsPublished) } catch { throw SinkFailure(error) }
+    }
+
+    package func send(_ message: OutgoingMessage) throws(SinkFailure) -> Int32 {
+        do {
+            return try publish(message.topic, message.body, retain: message.retain, correlation: message.correlation)
+        } catch {
+            throw SinkFailure(error)
+        }
+    }
+
+    package func sendAcknowledged(_ message: OutgoingMessage, timeout: Double) async throws(SinkFailure) -> Bool {
+        let messageID = try send(message)
+        return await waitForAcknowledgement(of: messageID, timeout: timeout)
+    }
+}
+
+extension SinkFailure {
+    init(_ error: MQTTError) {
+        self = error.isNotConnected ? .notConnected : .failed(error.description)
+    }
+}

@@ -1,0 +1,60 @@
+import EnergyClockCore
+import EnergyClockTesting
+import Foundation
+import Testing
+
+@testable import EnergyClockPublisher
+
+/// `health.json` as an output: its rules, fed events, without a broker or a file.
+@Suite struct HealthOutputTests {
+    let wall = at("2026-01-14T13:30:00+01:00")
+
+    func after(_ seconds: Double) -> Date { wall.addingTimeInterval(seconds) }
+
+    @Test func aChangeOfConnectionIsWrittenAtOnceAndOnlyWhenItIsNews() {
+        var output = HealthOutput(now: wall)
+        guard case let .write(first) = output.connection(false, at: wall) else {
+            Issue.record("the first record is written")
+            return
+        }
+        #expect(!first.connected && first.since == wall)
+        #expect(output.connection(false, at: after(5)) == .none, "no news")
+        guard case let .write(up) = output.connection(true, at: after(6)) else {
+            Issue.record("coming up is news")
+            return
+        }
+        #expect(up.connected && up.since == after(6))
+    }
+
+    @Test func publishesAreWrittenAtMostOnceASecondWithTheNewest() {
+        var output = HealthOutput(now: wall)
+        _ = output.connection(true, at: wall)
+        // Within the second of that write: one wake-up for when it is over, however many publishes.
+        #expect(output.published(ClockFixtures.normal, at: after(0.1)) == .wakeAt(after(1)))
+        #expect(output.published(ClockFixtures.normal, at: after(0.5)) == .none)
+        guard case let .write(record) = output.due(at: after(1)) else {
+            Issue.record("the waiting write is made when the second is over")
+            return
+        }
+        #expect(record.publishedAt == after(0.5), "with the newest publish")
+        // The normal fixture's current slot ends at 14:00, half an hour after its now.
+        #expect(record.dueBy == after(0.5 + 1800))
+        #expect(output.due(at: after(2)) == .none, "nothing was waiting")
+        // A second later, a publish is written at once.
+        guard case .write = output.published(ClockFixtures.normal, at: after(3)) else {
+            Issue.record("a publish after the second is written at once")
+            return
+        }
+    }
+
+    @Test func aClockSetBackDoesNotHoldUpTheNextWrite() {
+        var output = HealthOutput(now: wall)
+        _ = output.connection(true, at: wall)
+        // An hour back: the last write lies in the future, which must not hold this one up.
+        guard case let .write(record) = output.published(ClockFixtures.normal, at: after(-3600)) else {
+            Issue.record("a write after the clock was set back is made at once")
+            return
+        }
+        #expect(record.publishedAt == after(-3600))
+    }
+}

@@ -1,0 +1,124 @@
+import EnergyClockCore
+import EnergyClockTesting
+import Foundation
+import Testing
+
+@testable import EnergyClockPublisher
+
+/// The publisher as it runs: its actions carried out against a recording sink, on a test clock,
+/// with its drawings and wake-ups in its own task group. No broker.
+@Suite struct MQTTPublisherTests {
+    let topics = TopicTree()
+    let start = at("2026-01-14T13:30:00+01:00")
+
+    /// Polls `condition` on real time, briefly, for work a task does after the clock moved.
+    func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<2000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return condition()
+    }
+
+    /// A publisher over `sink` that runs while `body` does.
+    func withPublisher(
+        _ sink: RecordingSink, clock: ManualClock, discovery: Bool = false, log: CapturingLogHandler = CapturingLogHandler(),
+        health: StateDirectory? = nil, _ body: (MQTTPublisher) async throws -> Void
+    ) async throws {
+        let options = PublisherOptions(discovery: discovery ? HADiscovery(sources: ["energyzero"]) : nil, clockImage: false)
+        let publisher = MQTTPublisher(
+            sink: sink, topics: topics, options: options, logger: Logger(label: "publisher", level: .debug, handler: log),
+            health: health, clock: clock)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await publisher.run() }
+            defer { group.cancelAll() }
+            try await body(publisher)
+        }
+    }
+
+    @Test func aLostConnectionStopsTheRestAndAReconnectSendsEverything() async throws {
+        let sink = RecordingSink()
+        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+            let owned = await publisher.connectionUp(ClockFixtures.normal)
+            #expect(sink.topics.first == topics.status && sink.retained[topics.status] == "online")
+            #expect(sink.subscriptions == topics.subscriptions)
+            #expect(owned.contains(topics.price) && owned.allSatisfy { sink.retained[$0] != nil }, "the ledger is what was sent")
+            _ = sink.take()
+            sink.setConnected(false)
+            await publisher.publish(ClockFixtures.long)
+            sink.setConnected(true)
+            await publisher.publish(ClockFixtures.long)
+            #expect(sink.sent.isEmpty, "after a lost connection nothing goes out until the next connect")
+            _ = await publisher.connectionUp(ClockFixtures.long)
+            #expect(sink.topics.contains(topics.price) && sink.topics.contains(topics.current))
+        }
+    }
+
+    @Test func aRefusedMessageIsLoggedAndTheRestStillGoesOut() async throws {
+        let sink = RecordingSink()
+        let log = CapturingLogHandler()
+        sink.fail(topics.price, with: .failed("mqtt: could not publish: payload too large"))
+        try await withPublisher(sink, clock: ManualClock(start: start), log: log) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            #expect(sink.retained[topics.price] == nil && sink.retained[topics.current] != nil)
+            #expect(log.messages(atLeast: .error).contains { $0.contains("payload too large") })
+            sink.fail(topics.price, with: nil)
+            await publisher.publish(ClockFixtures.normal)
+            #expect(sink.retained[topics.price] != nil, "the refused topic goes out with the next snapshot")
+        }
+    }
+
+    @Test func homeAssistantOnlineIsAnsweredOnceAfterItsDelayOnTheInjectedClock() async throws {
+        let sink = RecordingSink()
+        let clock = ManualClock(start: start)
+        let log = CapturingLogHandler()
+        try await withPublisher(sink, clock: clock, discovery: true, log: log) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            _ = sink.take()
+            await publisher.homeAssistantRestarted(delay: .seconds(2))
+            await publisher.homeAssistantRestarted(delay: .seconds(2))
+            #expect(await clock.waitForSleeper(until: start.addingTimeInterval(2)))
+            #expect(sink.sent.isEmpty, "nothing before the delay is over")
+            await clock.advance(to: start.addingTimeInterval(2), timeout: 0.1)
+            #expect(await eventually { sink.topics.contains(topics.price) })
+            let configs = sink.topics.filter { $0.hasPrefix("homeassistant/") }
+            #expect(!configs.isEmpty && Set(configs).count == configs.count, "one republish for two onlines")
+            #expect(log.messages(atLeast: .info).filter { $0.contains("Home Assistant restarted") }.count == 1)
+        }
+    }
+
+    @Test func healthIsWrittenWithTheInjectedTimeAndAtMostOnceASecond() async throws {
+        let sink = RecordingSink()
+        let clock = ManualClock(start: start)
+        let directory = try StateDirectory(path: temporaryDirectory().path)
+        try await withPublisher(sink, clock: clock, health: directory) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            let first = try #require(HealthRecord.read(from: directory))
+            #expect(first.connected && first.since == start)
+            #expect(first.publishedAt == nil, "the connect's publish falls in the second of that write and waits")
+            await clock.advance(to: start.addingTimeInterval(0.5))
+            await publisher.publish(ClockFixtures.normal)
+            #expect(HealthRecord.read(from: directory) == first, "within the second, the write waits")
+            await clock.advance(to: start.addingTimeInterval(1), timeout: 0.1)
+            #expect(
+                await eventually {
+                    // The file holds whole seconds: the newest publish at 13:30:00.5 is due by 14:00.
+                    let record = HealthRecord.read(from: directory)
+                    return record?.publishedAt == start && record?.dueBy == start.addingTimeInterval(1800)
+                }, "written when the second is over, with the newest publish and the test clock's time")
+        }
+    }
+
+    @Test func offlineIsAnnouncedOnceAndThenNothingMoreIsSent() async throws {
+        let sink = RecordingSink()
+        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            await publisher.goOffline()
+            #expect(sink.retained[topics.status] == "offline")
+            _ = sink.take()
+            await publisher.goOffline()
+            await publisher.publish(ClockFixtures.long)
+            #expect(sink.sent.isEmpty)
+        }
+    }
+}
