@@ -1,5 +1,6 @@
 import EnergyClockCore
 import FoundationEssentials
+import Platform
 
 /// Sends line-protocol points to an InfluxDB `/write` (1.x) or `/api/v2/write` (2.x, 3.x) endpoint.
 ///
@@ -30,7 +31,8 @@ package actor InfluxWriter {
     let logger: Logger
     private var buffer: [String] = []
     private var dropped = 0
-    private var wake: CheckedContinuation<Void, Never>?
+    /// Rung by ``enqueue(_:)`` for ``run()``, which waits on it while nothing is queued.
+    private let wake = Doorbell()
 
     /// A writer holding at most `capacity` unsent points.
     package init(
@@ -52,8 +54,7 @@ package actor InfluxWriter {
             dropped += buffer.count - capacity
             buffer.removeFirst(buffer.count - capacity)
         }
-        wake?.resume()
-        wake = nil
+        wake.ring()
     }
 
     /// Writes queued points until cancelled, backing off from 1 s to 60 s while the server fails.
@@ -61,11 +62,7 @@ package actor InfluxWriter {
         var delay = 1.0
         while !Task.isCancelled {
             if buffer.isEmpty {
-                await withTaskCancellationHandler {
-                    await withCheckedContinuation { self.wake = $0 }
-                } onCancel: {
-                    Task { await self.stopWaiting() }
-                }
+                await wake.wait()
                 continue
             }
             let batch = Array(buffer.prefix(5000))
@@ -81,11 +78,6 @@ package actor InfluxWriter {
                 delay = min(delay * 2, 60)
             }
         }
-    }
-
-    private func stopWaiting() {
-        wake?.resume()
-        wake = nil
     }
 
     private func write(_ lines: [String]) async -> Bool {

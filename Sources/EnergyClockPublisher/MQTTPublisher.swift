@@ -53,8 +53,8 @@ package actor MQTTPublisher: ManagerOutput {
 
     /// Home Assistant restarted: announce again after a short random delay, so that many devices
     /// do not answer at the same instant; `online`s during the delay lead to one republish.
-    package func homeAssistantRestarted(delay: Duration = .milliseconds(Int64.random(in: 500...2500))) {
-        handle(.homeAssistantOnline(delay: delay))
+    package func homeAssistantRestarted(delay: Duration? = nil) {
+        handle(.homeAssistantOnline(delay: delay ?? .milliseconds(Int64.random(in: options.homeAssistantDelay))))
     }
 
     /// The broker refused a publish: warn once per topic, naming it, so a missing ACL entry is found.

@@ -19,6 +19,9 @@ package struct PublisherOptions: Sendable {
     /// The topics (and everything below them) that MQTT 5 answers may go to; empty for the
     /// default, `<prefix>/reply` and `reply` (see ``ReplyPolicy``).
     package var replyPrefixes: [String] = []
+    /// How long to wait, in milliseconds, before answering Home Assistant's `online`: a random
+    /// time in this range, so that many devices do not answer at the same instant.
+    package var homeAssistantDelay: ClosedRange<Int64> = 500...2500
 
     /// Options with the defaults: windows of 1 to 4 hours, no discovery, no LEDs, no InfluxDB.
     package init(

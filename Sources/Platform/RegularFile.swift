@@ -72,19 +72,21 @@ package enum RegularFile {
     /// file system hangs or the task is cancelled, and leaves that thread to finish by itself.
     package static func read(_ path: String, limit: Int, timeout: Double) async -> Result<[UInt8], Failure> {
         let race = Race<Result<[UInt8], Failure>>()
-        let timer = Task {
-            try? await Task.sleep(for: .seconds(timeout))
-            race.finish(.failure(.timedOut(path: path, seconds: timeout)))
-        }
-        defer { timer.cancel() }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                race.wait(continuation)
-                let started = DetachedThread.start(name: "file") { race.finish(read(path, limit: limit, timeout: timeout)) }
-                if !started { race.finish(.failure(.failed(path: path, reason: "no thread left to read it"))) }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                if !Task.isCancelled { race.finish(.failure(.timedOut(path: path, seconds: timeout))) }
             }
-        } onCancel: {
-            race.finish(.failure(.failed(path: path, reason: "cancelled")))
+            defer { group.cancelAll() }
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    race.wait(continuation)
+                    let started = DetachedThread.start(name: "file") { race.finish(read(path, limit: limit, timeout: timeout)) }
+                    if !started { race.finish(.failure(.failed(path: path, reason: "no thread left to read it"))) }
+                }
+            } onCancel: {
+                race.finish(.failure(.failed(path: path, reason: "cancelled")))
+            }
         }
     }
 

@@ -13,8 +13,8 @@ import Testing
             id: "backup", slots: quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market + 1) })
         primary.fail(true)
         let (manager, output) = try makeManager(clock: clock, source: primary, others: [backup])
-        await manager.submit(request(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"]))
-        #expect(await output.wait { $0.outcomes.count == 1 })
+        await manager.apply([request(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"])])
+        #expect(output.outcomes.count == 1)
 
         let run = await start(manager, clock)
         defer { run.cancel() }
@@ -39,7 +39,7 @@ import Testing
         do {
             let (first, firstOutput) = try makeManager(clock: clock, source: primary, others: [empty], directory: directory)
             _ = await first.loadAndFetchIfNeeded()
-            await first.submit(request(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"]))
+            await first.apply([request(#"{"fallback_sources":["backup"]}"#, sources: ["energyzero", "backup"])])
             #expect(await firstOutput.wait { $0.outcomes.count == 1 })
             await first.close()
         }

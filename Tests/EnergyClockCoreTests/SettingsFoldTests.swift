@@ -15,7 +15,7 @@ import Testing
             request(#"{"yellow_max":0.25,"orange_max":0.35}"#),
             request(#"{"green_max":0.2}"#),  // valid only because of the one before
         ]
-        await manager.submit(burst)
+        await manager.apply(burst)
         #expect(await output.wait { $0.outcomes.count == 5 })
         #expect(output.snapshots.count == 1)
         let oks = output.outcomes.map { (try? $0.result.get()) != nil }
@@ -38,7 +38,7 @@ import Testing
     @Test func anAllInvalidBurstChangesAndPublishesNothing() async throws {
         let clock = ManualClock(start: at("2025-12-17T10:00:00+01:00"))
         let (manager, output) = try makeManager(clock: clock, source: MemorySource())
-        await manager.submit([request(#"{"green_max":1}"#), request("nonsense")])
+        await manager.apply([request(#"{"green_max":1}"#), request("nonsense")])
         #expect(await output.wait { $0.outcomes.count == 2 })
         #expect(output.snapshots.isEmpty)
         #expect(await manager.settings == .defaults)

@@ -1,29 +1,35 @@
+import Platform
+
 extension PriceManager {
-    /// Queues settings requests; they are applied in order, folded into one commit and one publish.
-    ///
-    /// Each request is validated against the state the requests before it produced; an invalid
-    /// one is answered with its own error and the rest carry on. Every request gets an answer.
+    /// Queues settings requests for ``run()``, and returns at once; what arrives while a batch is
+    /// applied is applied next, in order, folded into one commit and one publish.
     public func submit(_ requests: [SettingsRequest]) {
         pending.append(contentsOf: requests)
-        guard !applying else { return }
-        applying = true
-        Task { await self.drainPending() }
+        submitted.ring()
     }
 
     /// Queues one settings request.
     public func submit(_ request: SettingsRequest) { submit([request]) }
 
-    private func drainPending() async {
-        while !pending.isEmpty {
-            let batch = pending
-            pending.removeAll()
-            await apply(batch)
+    /// Applies what was submitted, batch by batch, until cancelled.
+    func applySubmitted() async {
+        while true {
+            await submitted.wait()
+            guard !Task.isCancelled else { return }
+            while !pending.isEmpty {
+                let batch = pending
+                pending.removeAll()
+                await apply(batch)
+            }
         }
-        applying = false
     }
 
-    /// Folds `batch` onto the settings, commits once, publishes once, then answers each request.
-    func apply(_ batch: [SettingsRequest]) async {
+    /// Folds `batch` onto the settings, commits once, publishes once, then answers each request;
+    /// for use without ``run()``, and what ``run()`` does with what was submitted.
+    ///
+    /// Each request is validated against the state the requests before it produced; an invalid
+    /// one is answered with its own error and the rest carry on. Every request gets an answer.
+    public func apply(_ batch: [SettingsRequest]) async {
         let old = settings
         var results: [Result<Settings, SettingsError>] = []
         let folded = batch.reduce(old) { state, request in

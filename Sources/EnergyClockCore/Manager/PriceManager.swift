@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// The one owner of prices, settings and derived bands: loads from the store, fetches when
 /// needed, follows the clock from slot to slot and hands every change to its output.
@@ -49,8 +50,10 @@ public actor PriceManager {
     var missingRateLogged = false
     /// Prices are left out because they are not finite; logged when that starts and ends.
     var nonFiniteLogged = false
-    var applying = false
-    var sleeper: Task<Void, any Error>?
+    /// Rung by ``submit(_:)-([SettingsRequest])``: requests wait in ``pending``.
+    let submitted = Doorbell()
+    /// Rung by ``wake()``: the run loop decides again.
+    let woken = Doorbell()
 
     /// A manager over `store`, restoring the saved settings (or the defaults on first start).
     ///
@@ -129,8 +132,20 @@ public actor PriceManager {
             stale: stale || (settings.currency != "EUR" && ratesStale), updatedAt: updatedAt, rates: rates)
     }
 
-    /// Publishes from the cache at once, then fetches and follows the clock until cancelled.
+    /// Publishes from the cache at once, then fetches and follows the clock, and applies the
+    /// submitted settings, until cancelled.
     public func run() async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await self.followClock() }
+            group.addTask { await self.applySubmitted() }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+        try Task.checkCancellation()
+    }
+
+    /// Publishes from the cache at once, then fetches and follows the clock until cancelled.
+    func followClock() async throws {
         loadCache()
         schedule.requestFetchIfNeeded(need(at: clock.now))
         while true {
@@ -221,20 +236,19 @@ public actor PriceManager {
     /// Sleeps until `deadline`, or until a change calls ``wake()``.
     func sleep(until deadline: Date) async throws {
         let clock = clock
-        let task = Task { try await clock.sleep(until: deadline) }
-        sleeper = task
-        await withTaskCancellationHandler {
-            _ = await task.result
-        } onCancel: {
-            task.cancel()
+        let woken = woken
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await clock.sleep(until: deadline) }
+            group.addTask { await woken.wait() }
+            await group.next()
+            group.cancelAll()
         }
-        sleeper = nil
         try Task.checkCancellation()
     }
 
-    /// Cuts a sleep short so the run loop decides again.
+    /// Cuts a sleep short so the run loop decides again (the next sleep, when it is awake).
     func wake() {
-        sleeper?.cancel()
+        woken.ring()
     }
 
     /// At the first instant of a new local day: trims old history and forgets old backfill attempts.
