@@ -1,117 +1,141 @@
 import EnergyClockCore
+import EnergyClockPublisher
+import FoundationEssentials
+
+/// Where the store lives, which day is today, and how much to log: every command's options.
+enum CommonOptions {
+    static let stateDir = Option.optional(
+        "state-dir", "DIR", "where the store lives",
+        shown: "$STATE_DIRECTORY, else $XDG_STATE_HOME/energyclock, else ~/.local/state/energyclock")
+    static let timezone = Option.text("timezone", "ZONE", "IANA zone that defines today", default: "Europe/Amsterdam")
+    static let logLevel = Option.optional(
+        "log-level", "LEVEL", "debug, info, warning or error", shown: "info for run, warning for prices, clock and render")
+
+    static let specs = [stateDir.spec, timezone.spec, logLevel.spec]
+}
+
+/// Where prices and exchange rates come from, and how far an answer is trusted.
+enum SourceOptions {
+    /// One address option per source that has an API, from the registry.
+    static let sourceURLs: [(id: String, option: Option<URL?>)] = SourceRegistry.entries.compactMap { entry in
+        entry.urlOption.map { (entry.id, Option.url($0, entry.urlHelp)) }
+    }
+    static let entsoeTokenFile = Option.optional(
+        "entsoe-token-file", "FILE", "file holding the ENTSO-E security token (or set ENERGYCLOCK_ENTSOE_TOKEN)")
+    static let ecbURL = Option.url("ecb-url", "ECB euro reference rates file", default: ExchangeRateFeed.defaultURL)
+    static let fetchTimeout = Option.number("fetch-timeout", "SECONDS", "HTTP time-out per request", in: 1...300, default: 20)
+    static let maxBodyBytes = Option.integer(
+        "max-body-bytes", "BYTES", "largest price response accepted", in: 1024...(256 << 20), default: 8 << 20)
+
+    static let specs = sourceURLs.map(\.option.spec) + [entsoeTokenFile.spec, ecbURL.spec, fetchTimeout.spec, maxBodyBytes.spec]
+}
+
+/// Settings given on the command line, applied over the saved ones at start.
+enum SettingOptions {
+    static let customURL = Option.optional("custom-url", "URL", "sets the custom_url setting: an http(s):// or file:// price list")
+    static let palette = Option.optional("palette", "BAND=#RRGGBB,…", "sets band colours, e.g. green=#00FF00,red=#FF0000")
+    static let brightness = Option.optional("brightness", "BAND=N,…", "sets LED brightness per band, 0-255, e.g. green=64,red=255")
+
+    static let specs = [customURL.spec, palette.spec, brightness.spec]
+}
+
+/// How to reach the broker.
+enum BrokerOptions {
+    static let host = Option.text("mqtt-host", "HOST", "broker host", default: "localhost")
+    static let port = Option.integer("mqtt-port", "PORT", "broker port", in: 1...65535, default: 1883)
+    static let username = Option.optional("mqtt-username", "USER", "broker user name")
+    static let passwordFile = Option.optional(
+        "mqtt-password-file", "FILE", "file holding the broker password (or set ENERGYCLOCK_MQTT_PASSWORD)")
+    static let tls = Option<Bool?>.flag("mqtt-tls", "connect with TLS", shown: "on for port 8883, or when a CA or certificate is given")
+    static let caFile = Option.optional("mqtt-ca-file", "FILE", "PEM file of the CA certificates to trust", shown: "the system's CA store")
+    static let caPath = Option.optional("mqtt-ca-path", "DIR", "directory of hashed CA certificates to trust")
+    static let certFile = Option.optional("mqtt-cert-file", "FILE", "PEM client certificate, for brokers that require one")
+    static let keyFile = Option.optional("mqtt-key-file", "FILE", "PEM private key of the client certificate")
+    static let keyPasswordFile = Option.optional(
+        "mqtt-key-password-file", "FILE", "file holding the key's passphrase (or set ENERGYCLOCK_MQTT_KEY_PASSWORD)")
+    static let tlsInsecure = Option.flag("mqtt-tls-insecure", "skip the check that the broker's certificate names the host (insecure)")
+    static let clientID = Option.optional(
+        "mqtt-client-id", "ID", "client id", shown: "energyclock-<hostname>-<hash of the state directory>")
+    static let version = Option.text("mqtt-version", "VERSION", "5 or 3.1.1", default: "5")
+    static let keepalive = Option.integer("mqtt-keepalive", "SECONDS", "keepalive", in: 5...3600, default: 60)
+
+    static let specs = [
+        host.spec, port.spec, username.spec, passwordFile.spec, tls.spec, caFile.spec, caPath.spec, certFile.spec, keyFile.spec,
+        keyPasswordFile.spec, tlsInsecure.spec, clientID.spec, version.spec, keepalive.spec,
+    ]
+}
+
+/// What the daemon publishes, and where.
+enum OutputOptions {
+    static let topicPrefix = Option.text("topic-prefix", "PREFIX", "root of the topic tree", default: "energyclock")
+    static let haDiscovery = Option.text(
+        "ha-discovery", "MODE", "Home Assistant discovery: true, false, or remove to delete the entities", default: "true")
+    static let haDiscoveryPrefix = Option.text(
+        "ha-discovery-prefix", "PREFIX", "Home Assistant's discovery prefix", default: "homeassistant")
+    static let led = Option.list(
+        "led", "TYPE:TOPIC",
+        "drive a light: wled:<topic>, wled-ring:<topic>[,leds=N,mode=day|ahead,offset=N,reverse], z2m:<name>, tasmota:<topic> or json:<topic>; repeatable"
+    )
+    static let z2mBaseTopic = Option.text("z2m-base-topic", "TOPIC", "Zigbee2MQTT's base topic", default: "zigbee2mqtt")
+    static let replyTopicPrefix = Option.list(
+        "reply-topic-prefix", "TOPIC", "MQTT 5 answers go only to this topic and below; repeatable", shown: "<prefix>/reply and reply")
+    static let clockImage = Option.flag("clock-image", "publish the clock as PNG and SVG on clock/png and clock/svg", default: true)
+    static let cheapestHours = Option.text("cheapest-hours", "N,N,…", "window lengths for cheapest/<N>h, 1-24", default: "1,2,3,4")
+    static let influxURL = Option<URL?>.url("influx-url", "also write line protocol here, e.g. http://localhost:8086/write?db=energy")
+    static let influxTokenFile = Option.optional(
+        "influx-token-file", "FILE", "InfluxDB 2.x/3.x token file (or set ENERGYCLOCK_INFLUX_TOKEN)")
+    static let influxUsername = Option.optional(
+        "influx-username", "USER", "InfluxDB 1.x user; the password comes from ENERGYCLOCK_INFLUX_PASSWORD")
+
+    static let specs = [
+        topicPrefix.spec, haDiscovery.spec, haDiscoveryPrefix.spec, led.spec, z2mBaseTopic.spec, replyTopicPrefix.spec,
+        clockImage.spec, cheapestHours.spec, influxURL.spec, influxTokenFile.spec, influxUsername.spec,
+    ]
+}
+
+/// How the daemon runs: its fetch timing, its settings at start, what it lets the broker change.
+enum DaemonOptions {
+    static let tomorrowHour = Option.integer(
+        "tomorrow-hour", "HOUR", "local hour from which tomorrow's prices are polled", in: 0...23, default: 13)
+    static let pollInterval = Option.integer(
+        "poll-interval", "SECONDS", "pause between polls for due prices", in: 30...3600, default: 300)
+    static let allowRemoteURL = Option.flag("allow-remote-url", "let custom_url be changed over MQTT; when off, such changes are refused")
+    static let settings = Option.optional(
+        "settings", "JSON", "settings applied at start, as on settings/set, e.g. {\"source\":\"entsoe\",\"zone\":\"BE\"}")
+    static let optionsFile = Option.optional(
+        "options-file", "FILE",
+        "read options from a JSON file such as a Home Assistant add-on's /data/options.json; flags and variables win")
+
+    static let specs = [tomorrowHour.spec, pollInterval.spec, allowRemoteURL.spec, settings.spec, optionsFile.spec]
+}
+
+/// Which day a one-shot command shows, and how.
+enum DayOptions {
+    static let date = Option.optional("date", "YYYY-MM-DD", "show this local day, from the cache or the source", shown: "today")
+    static let tomorrow = Option.flag("tomorrow", "draw tomorrow instead of today")
+    static let svg = Option.optional("svg", "FILE", "write the clock as SVG to FILE (- for standard output)")
+    static let png = Option.optional("png", "FILE", "write the clock as PNG to FILE (- for standard output)")
+    static let json = Option.flag("json", "print JSON instead of a table")
+    static let source = Option.optional("source", "SOURCE", "ask this source instead of the chosen one")
+}
+
+/// What `energyclock health` checks.
+enum HealthOptions {
+    static let maxOffline = Option.integer(
+        "max-offline", "SECONDS", "unhealthy once the broker has been gone this long", in: 10...86_400, default: 120)
+}
 
 extension Configuration {
-    /// Options shared by every command.
-    static let commonSpecs: [OptionSpec] =
-        [
-            OptionSpec(
-                name: "state-dir", value: "DIR",
-                help: "where the store lives (default: $STATE_DIRECTORY, else $XDG_STATE_HOME/energyclock, else ~/.local/state/energyclock)"
-            ),
-            OptionSpec(name: "timezone", value: "ZONE", help: "IANA zone that defines today (default: Europe/Amsterdam)"),
-        ]
-        // One address option per source that has an API, from the registry.
-        + SourceRegistry.entries.compactMap { entry in entry.urlOption.map { OptionSpec(name: $0, value: "URL", help: entry.urlHelp) } }
-        + [
-            OptionSpec(
-                name: "entsoe-token-file", value: "FILE", help: "file holding the ENTSO-E security token (or set ENERGYCLOCK_ENTSOE_TOKEN)"),
-            OptionSpec(
-                name: "ecb-url", value: "URL",
-                help: "ECB euro reference rates file (default: https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml)"),
-            OptionSpec(name: "custom-url", value: "URL", help: "sets the custom_url setting: an http(s):// or file:// price list"),
-            OptionSpec(name: "palette", value: "BAND=#RRGGBB,…", help: "sets band colours, e.g. green=#00FF00,red=#FF0000"),
-            OptionSpec(name: "brightness", value: "BAND=N,…", help: "sets LED brightness per band, 0-255, e.g. green=64,red=255"),
-            OptionSpec(name: "fetch-timeout", value: "SECONDS", help: "HTTP time-out per request, 1-300 (default: 20)"),
-            OptionSpec(name: "max-body-bytes", value: "BYTES", help: "largest price response accepted (default: 8388608)"),
-            OptionSpec(
-                name: "log-level", value: "LEVEL",
-                help: "debug, info, warning or error (default: info for run, warning for prices, clock and render)"),
-        ]
-
+    /// What every command that reads prices shares.
+    static let sharedSpecs = CommonOptions.specs + SourceOptions.specs + SettingOptions.specs
     /// Options of `energyclock run`.
-    static let runSpecs: [OptionSpec] =
-        [
-            OptionSpec(name: "mqtt-host", value: "HOST", help: "broker host (default: localhost)"),
-            OptionSpec(name: "mqtt-port", value: "PORT", help: "broker port (default: 1883)"),
-            OptionSpec(name: "mqtt-username", value: "USER", help: "broker user name"),
-            OptionSpec(
-                name: "mqtt-password-file", value: "FILE", help: "file holding the broker password (or set ENERGYCLOCK_MQTT_PASSWORD)"),
-            OptionSpec(
-                name: "mqtt-tls", value: nil, help: "connect with TLS (default: on for port 8883, or when a CA or certificate is given)"),
-            OptionSpec(
-                name: "mqtt-ca-file", value: "FILE", help: "PEM file of the CA certificates to trust (default: the system's CA store)"),
-            OptionSpec(name: "mqtt-ca-path", value: "DIR", help: "directory of hashed CA certificates to trust"),
-            OptionSpec(name: "mqtt-cert-file", value: "FILE", help: "PEM client certificate, for brokers that require one"),
-            OptionSpec(name: "mqtt-key-file", value: "FILE", help: "PEM private key of the client certificate"),
-            OptionSpec(
-                name: "mqtt-key-password-file", value: "FILE",
-                help: "file holding the key's passphrase (or set ENERGYCLOCK_MQTT_KEY_PASSWORD)"),
-            OptionSpec(
-                name: "mqtt-tls-insecure", value: nil, help: "skip the check that the broker's certificate names the host (insecure)"),
-            OptionSpec(
-                name: "mqtt-client-id", value: "ID", help: "client id (default: energyclock-<hostname>-<hash of the state directory>)"),
-            OptionSpec(name: "mqtt-version", value: "VERSION", help: "5 or 3.1.1 (default: 5)"),
-            OptionSpec(name: "mqtt-keepalive", value: "SECONDS", help: "keepalive, 5-3600 (default: 60)"),
-            OptionSpec(name: "topic-prefix", value: "PREFIX", help: "root of the topic tree (default: energyclock)"),
-            OptionSpec(
-                name: "tomorrow-hour", value: "HOUR", help: "local hour from which tomorrow's prices are polled, 0-23 (default: 13)"),
-            OptionSpec(name: "poll-interval", value: "SECONDS", help: "pause between polls for due prices, 30-3600 (default: 300)"),
-            OptionSpec(name: "allow-remote-url", value: nil, help: "let custom_url be changed over MQTT (off: such changes are refused)"),
-            OptionSpec(
-                name: "ha-discovery", value: "MODE",
-                help: "Home Assistant discovery: true, false, or remove to delete the entities (default: true)"),
-            OptionSpec(name: "ha-discovery-prefix", value: "PREFIX", help: "Home Assistant's discovery prefix (default: homeassistant)"),
-            OptionSpec(
-                name: "led", value: "TYPE:TOPIC",
-                help:
-                    "drive a light: wled:<topic>, wled-ring:<topic>[,leds=N,mode=day|ahead,offset=N,reverse], z2m:<name>, tasmota:<topic> or json:<topic>; repeatable",
-                repeatable: true),
-            OptionSpec(name: "z2m-base-topic", value: "TOPIC", help: "Zigbee2MQTT's base topic (default: zigbee2mqtt)"),
-            OptionSpec(
-                name: "reply-topic-prefix", value: "TOPIC",
-                help: "MQTT 5 answers go only to this topic and below; repeatable (default: <prefix>/reply and reply)",
-                repeatable: true),
-            OptionSpec(
-                name: "settings", value: "JSON",
-                help: "settings applied at start, as on settings/set, e.g. {\"source\":\"entsoe\",\"zone\":\"BE\"}"),
-            OptionSpec(
-                name: "options-file", value: "FILE",
-                help: "read options from a JSON file such as a Home Assistant add-on's /data/options.json; flags and variables win"),
-            OptionSpec(name: "clock-image", value: nil, help: "publish the clock as PNG and SVG on clock/png and clock/svg (default: on)"),
-            OptionSpec(name: "cheapest-hours", value: "N,N,…", help: "window lengths for cheapest/<N>h, 1-24 (default: 1,2,3,4)"),
-            OptionSpec(name: "influx-url", value: "URL", help: "also write line protocol here, e.g. http://localhost:8086/write?db=energy"),
-            OptionSpec(name: "influx-token-file", value: "FILE", help: "InfluxDB 2.x/3.x token file (or set ENERGYCLOCK_INFLUX_TOKEN)"),
-            OptionSpec(
-                name: "influx-username", value: "USER", help: "InfluxDB 1.x user; the password comes from ENERGYCLOCK_INFLUX_PASSWORD"),
-        ] + commonSpecs
-
+    static let runSpecs = BrokerOptions.specs + OutputOptions.specs + DaemonOptions.specs + sharedSpecs
     /// Options of `energyclock health`.
-    static let healthSpecs: [OptionSpec] =
-        [
-            OptionSpec(
-                name: "max-offline", value: "SECONDS",
-                help: "unhealthy once the broker has been gone this long, 10-86400 (default: 120)")
-        ] + commonSpecs
-
+    static let healthSpecs = [HealthOptions.maxOffline.spec] + sharedSpecs
     /// Options of `energyclock clock`.
-    static let clockSpecs: [OptionSpec] =
-        [
-            OptionSpec(name: "tomorrow", value: nil, help: "draw tomorrow instead of today"),
-            OptionSpec(name: "date", value: "YYYY-MM-DD", help: "draw this local day instead, from the cache or the source"),
-        ] + commonSpecs
-
+    static let clockSpecs = [DayOptions.tomorrow.spec, DayOptions.date.spec] + sharedSpecs
     /// Options of `energyclock render`.
-    static let renderSpecs: [OptionSpec] =
-        [
-            OptionSpec(name: "svg", value: "FILE", help: "write the clock as SVG to FILE (- for standard output)"),
-            OptionSpec(name: "png", value: "FILE", help: "write the clock as PNG to FILE (- for standard output)"),
-        ] + clockSpecs
-
+    static let renderSpecs = [DayOptions.svg.spec, DayOptions.png.spec] + clockSpecs
     /// Options of `energyclock prices`.
-    static let pricesSpecs: [OptionSpec] =
-        [
-            OptionSpec(name: "json", value: nil, help: "print JSON instead of a table"),
-            OptionSpec(name: "date", value: "YYYY-MM-DD", help: "show this local day instead of today and tomorrow"),
-            OptionSpec(name: "source", value: "SOURCE", help: "ask this source instead of the chosen one"),
-        ] + commonSpecs
+    static let pricesSpecs = [DayOptions.json.spec, DayOptions.date.spec, DayOptions.source.spec] + sharedSpecs
 }

@@ -5,15 +5,17 @@ extension Configuration {
     /// TLS from the `--mqtt-tls…` options: on when asked for, on port 8883, or when a CA or a
     /// certificate is given; every named file must be readable now, not at the first connect.
     static func tls(_ options: ParsedOptions, port: Int, environment: [String: String]) throws(UsageError) -> MQTTTLS? {
-        let caFile = try readable(options, "mqtt-ca-file", directory: false)
-        let caPath = try readable(options, "mqtt-ca-path", directory: true)
-        let certFile = try readable(options, "mqtt-cert-file", directory: false)
-        let keyFile = try readable(options, "mqtt-key-file", directory: false)
-        let insecure = try options.flag("mqtt-tls-insecure")
+        let caFile = try readable(options, BrokerOptions.caFile, directory: false)
+        let caPath = try readable(options, BrokerOptions.caPath, directory: true)
+        let certFile = try readable(options, BrokerOptions.certFile, directory: false)
+        let keyFile = try readable(options, BrokerOptions.keyFile, directory: false)
+        let insecure = try options.value(BrokerOptions.tlsInsecure)
         let named = [caFile, caPath, certFile, keyFile].contains { $0 != nil } || insecure
-        let enabled = options["mqtt-tls"] != nil ? try options.flag("mqtt-tls") : port == 8883 || named
+        let enabled = try options.value(BrokerOptions.tls) ?? (port == 8883 || named)
         guard enabled else {
-            if named { throw UsageError("\(options.origin("mqtt-tls")) is false, but TLS options are given; remove one or the other") }
+            if named {
+                throw UsageError("\(options.origin(BrokerOptions.tls)) is false, but TLS options are given; remove one or the other")
+            }
             return nil
         }
         guard (certFile == nil) == (keyFile == nil) else {
@@ -22,14 +24,15 @@ extension Configuration {
         return MQTTTLS(
             caFile: caFile, caPath: caPath, certFile: certFile, keyFile: keyFile,
             keyPassword: try secret(
-                options, file: "mqtt-key-password-file", variable: "ENERGYCLOCK_MQTT_KEY_PASSWORD", environment: environment),
+                options, file: BrokerOptions.keyPasswordFile, variable: "ENERGYCLOCK_MQTT_KEY_PASSWORD", environment: environment),
             insecure: insecure
         )
     }
 
-    /// The path given for `name`, checked to be a readable file (or directory).
-    private static func readable(_ options: ParsedOptions, _ name: String, directory: Bool) throws(UsageError) -> String? {
-        guard let path = options[name] else { return nil }
+    /// The path given for `option`, checked to be a readable file (or directory).
+    private static func readable(_ options: ParsedOptions, _ option: Option<String?>, directory: Bool) throws(UsageError) -> String? {
+        guard let path = try options.value(option) else { return nil }
+        let name = option.spec.name
         var isDirectory = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw UsageError("\(options.origin(name)): \(path) does not exist")

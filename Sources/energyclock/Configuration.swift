@@ -49,57 +49,61 @@ struct Configuration {
     /// `quiet` commands (`prices`, `clock`, `render`) log warnings and errors only unless
     /// `--log-level` says otherwise, so that what they print stands alone.
     init(_ options: ParsedOptions, environment: [String: String], quiet: Bool = false) throws(UsageError) {
-        let zoneName = options["timezone"] ?? "Europe/Amsterdam"
+        let zoneName = try options.value(CommonOptions.timezone)
         guard let calendar = LocalCalendar(identifier: zoneName) else {
-            throw UsageError("\(options.origin("timezone")): unknown time zone \"\(zoneName)\"; use an IANA name such as Europe/Amsterdam")
+            throw UsageError(
+                "\(options.origin(CommonOptions.timezone)): unknown time zone \"\(zoneName)\"; use an IANA name such as Europe/Amsterdam")
         }
         self.calendar = calendar
-        let level = options["log-level"] ?? (quiet ? "warning" : "info")
+        let level = try options.value(CommonOptions.logLevel) ?? (quiet ? "warning" : "info")
         guard let logLevel = LogLevel(rawValue: level.lowercased()) else {
-            throw UsageError("\(options.origin("log-level")) must be debug, info, warning or error, got \"\(level)\"")
+            throw UsageError("\(options.origin(CommonOptions.logLevel)) must be debug, info, warning or error, got \"\(level)\"")
         }
         self.logLevel = logLevel
         stateDirectory = try Self.stateDirectory(options, environment: environment)
         var sourceURLs: [String: URL] = [:]
-        for entry in SourceRegistry.entries {
-            if let option = entry.urlOption, let url = try options.url(option) { sourceURLs[entry.id] = url }
+        for (id, option) in SourceOptions.sourceURLs {
+            if let url = try options.value(option) { sourceURLs[id] = url }
         }
         self.sourceURLs = sourceURLs
-        ecbURL = try options.url("ecb-url", default: ExchangeRateFeed.defaultURL)
-        entsoeToken = try Self.secret(options, file: "entsoe-token-file", variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
-        var given = [(SettingsField.palette, "palette"), (.brightness, "brightness")].compactMap { field, name in
-            options[name].map { (field, $0) }
+        ecbURL = try options.value(SourceOptions.ecbURL)
+        entsoeToken = try Self.secret(
+            options, file: SourceOptions.entsoeTokenFile, variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
+        var given: [(SettingsField, String)] = []
+        for (field, option) in [(SettingsField.palette, SettingOptions.palette), (.brightness, SettingOptions.brightness)] {
+            if let text = try options.value(option) { given.append((field, text)) }
         }
-        if let url = options["custom-url"] { given.append((.customURL, JSONWriter.quoted(url))) }
-        initialSettings = options["settings"]
-        guard let mode = HADiscovery.Mode(rawValue: (options["ha-discovery"] ?? "true").lowercased()) else {
-            throw UsageError("\(options.origin("ha-discovery")) must be true, false or remove, got \"\(options["ha-discovery"] ?? "")\"")
+        if let url = try options.value(SettingOptions.customURL) { given.append((.customURL, JSONWriter.quoted(url))) }
+        initialSettings = try options.value(DaemonOptions.settings)
+        let modeText = try options.value(OutputOptions.haDiscovery)
+        guard let mode = HADiscovery.Mode(rawValue: modeText.lowercased()) else {
+            throw UsageError("\(options.origin(OutputOptions.haDiscovery)) must be true, false or remove, got \"\(modeText)\"")
         }
         discoveryMode = mode
-        discoveryPrefix = try Self.topic(options, "ha-discovery-prefix", options["ha-discovery-prefix"] ?? "homeassistant")
-        leds = try options.all("led").map { text throws(UsageError) in
+        discoveryPrefix = try Self.topic(options, OutputOptions.haDiscoveryPrefix)
+        leds = try options.value(OutputOptions.led).map { text throws(UsageError) in
             do {
                 return try LEDTarget.parse(text)
             } catch {
-                throw UsageError("\(options.origin("led")): \"\(text)\": \(error)")
+                throw UsageError("\(options.origin(OutputOptions.led)): \"\(text)\": \(error)")
             }
         }
-        z2mBaseTopic = try Self.topic(options, "z2m-base-topic", options["z2m-base-topic"] ?? "zigbee2mqtt")
-        let hours = (options["cheapest-hours"] ?? "1,2,3,4").split(separator: ",").map { $0.trimmed }
+        z2mBaseTopic = try Self.topic(options, OutputOptions.z2mBaseTopic)
+        let hours = try options.value(OutputOptions.cheapestHours).split(separator: ",").map { $0.trimmed }
         cheapestHours = try hours.map { text throws(UsageError) in
             guard let n = Int(text), (1...24).contains(n) else {
-                throw UsageError("\(options.origin("cheapest-hours")) must list whole hours from 1 to 24, got \"\(text)\"")
+                throw UsageError("\(options.origin(OutputOptions.cheapestHours)) must list whole hours from 1 to 24, got \"\(text)\"")
             }
             return n
         }
-        if let url = try options.url("influx-url") {
+        if let url = try options.value(OutputOptions.influxURL) {
             var authorization: String?
             var secrets: [String] = []
             if let token = try Self.secret(
-                options, file: "influx-token-file", variable: "ENERGYCLOCK_INFLUX_TOKEN", environment: environment)
+                options, file: OutputOptions.influxTokenFile, variable: "ENERGYCLOCK_INFLUX_TOKEN", environment: environment)
             {
                 authorization = "Token \(token)"
-            } else if let user = options["influx-username"] {
+            } else if let user = try options.value(OutputOptions.influxUsername) {
                 let password = environment["ENERGYCLOCK_INFLUX_PASSWORD"] ?? ""
                 authorization = "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
                 secrets.append(password)
@@ -108,54 +112,56 @@ struct Configuration {
         } else {
             influx = nil
         }
-        allowRemoteURL = try options.flag("allow-remote-url")
-        source = options["source"]
-        if let text = options["date"] {
+        allowRemoteURL = try options.value(DaemonOptions.allowRemoteURL)
+        source = try options.value(DayOptions.source)
+        if let text = try options.value(DayOptions.date) {
             guard let day = LocalDay(parsing: text) else {
-                throw UsageError("\(options.origin("date")) must be a date as YYYY-MM-DD, got \"\(text)\"")
+                throw UsageError("\(options.origin(DayOptions.date)) must be a date as YYYY-MM-DD, got \"\(text)\"")
             }
             date = day
         }
-        fetchTimeout = try options.number("fetch-timeout", in: 1...300, default: 20)
-        maxBodyBytes = try options.integer("max-body-bytes", in: 1024...(256 << 20), default: 8 << 20)
+        fetchTimeout = try options.value(SourceOptions.fetchTimeout)
+        maxBodyBytes = try options.value(SourceOptions.maxBodyBytes)
         policy = RefreshSchedule.Policy()
-        policy.tomorrowHour = try options.integer("tomorrow-hour", in: 0...23, default: 13)
-        policy.pollInterval = Double(try options.integer("poll-interval", in: 30...3600, default: 300))
-        json = try options.flag("json")
-        tomorrow = try options.flag("tomorrow")
-        maxOffline = Double(try options.integer("max-offline", in: 10...86_400, default: 120))
-        clockImage = options["clock-image"] == nil ? true : try options.flag("clock-image")
-        svgPath = options["svg"]
-        pngPath = options["png"]
+        policy.tomorrowHour = try options.value(DaemonOptions.tomorrowHour)
+        policy.pollInterval = Double(try options.value(DaemonOptions.pollInterval))
+        json = try options.value(DayOptions.json)
+        tomorrow = try options.value(DayOptions.tomorrow)
+        maxOffline = Double(try options.value(HealthOptions.maxOffline))
+        clockImage = try options.value(OutputOptions.clockImage)
+        svgPath = try options.value(DayOptions.svg)
+        pngPath = try options.value(DayOptions.png)
         if svgPath == "-" && pngPath == "-" { throw UsageError("--svg and --png cannot both go to standard output") }
 
-        topics = TopicTree(prefix: try Self.topic(options, "topic-prefix", options["topic-prefix"] ?? "energyclock"))
-        replyPrefixes = try options.all("reply-topic-prefix").flatMap { $0.split(separator: ",").map { String($0.trimmed) } }.map {
-            prefix throws(UsageError) in TopicTree(prefix: try Self.topic(options, "reply-topic-prefix", prefix)).prefix
+        topics = TopicTree(prefix: try Self.topic(options, OutputOptions.topicPrefix))
+        let replies = try options.value(OutputOptions.replyTopicPrefix).flatMap { $0.split(separator: ",").map { String($0.trimmed) } }
+        replyPrefixes = try replies.map { prefix throws(UsageError) in
+            TopicTree(prefix: try Self.topic(options, OutputOptions.replyTopicPrefix.spec.name, prefix)).prefix
         }
 
-        let versionText = options["mqtt-version"] ?? "5"
+        let versionText = try options.value(BrokerOptions.version)
         let version: MQTTVersion
         switch versionText {
         case "5", "5.0": version = .v5
         case "3.1.1", "311", "4": version = .v311
-        default: throw UsageError("\(options.origin("mqtt-version")) must be 5 or 3.1.1, got \"\(versionText)\"")
+        default: throw UsageError("\(options.origin(BrokerOptions.version)) must be 5 or 3.1.1, got \"\(versionText)\"")
         }
-        let host = options["mqtt-host"] ?? "localhost"
-        guard !host.isEmpty else { throw UsageError("\(options.origin("mqtt-host")) must not be empty") }
-        let clientID = options["mqtt-client-id"] ?? Self.defaultClientID(stateDirectory: stateDirectory)
+        let host = try options.value(BrokerOptions.host)
+        guard !host.isEmpty else { throw UsageError("\(options.origin(BrokerOptions.host)) must not be empty") }
+        let clientID = try options.value(BrokerOptions.clientID) ?? Self.defaultClientID(stateDirectory: stateDirectory)
         guard !clientID.isEmpty, clientID.utf8.count <= 65535 else {
-            throw UsageError("\(options.origin("mqtt-client-id")) must be 1 to 65535 bytes")
+            throw UsageError("\(options.origin(BrokerOptions.clientID)) must be 1 to 65535 bytes")
         }
-        let port = try options.integer("mqtt-port", in: 1...65535, default: 1883)
+        let port = try options.value(BrokerOptions.port)
         mqtt = MQTTOptions(
             host: host,
             port: port,
             clientID: clientID,
-            username: options["mqtt-username"],
-            password: try Self.secret(options, file: "mqtt-password-file", variable: "ENERGYCLOCK_MQTT_PASSWORD", environment: environment),
+            username: try options.value(BrokerOptions.username),
+            password: try Self.secret(
+                options, file: BrokerOptions.passwordFile, variable: "ENERGYCLOCK_MQTT_PASSWORD", environment: environment),
             version: version,
-            keepalive: try options.integer("mqtt-keepalive", in: 5...3600, default: 60),
+            keepalive: try options.value(BrokerOptions.keepalive),
             will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)),
             tls: try Self.tls(options, port: port, environment: environment)
         )
@@ -166,7 +172,7 @@ struct Configuration {
                 let object = try SettingsPatch.parse(object: Array(json.utf8), sources: catalog.ids)
                 overrides = SettingsPatch((overrides?.values ?? [:]).merging(object.values) { $1 })
             } catch {
-                throw UsageError("\(options.origin("settings")): \(error)")
+                throw UsageError("\(options.origin(DaemonOptions.settings)): \(error)")
             }
         }
     }
@@ -183,8 +189,8 @@ struct Configuration {
     }
 
     private static func stateDirectory(_ options: ParsedOptions, environment: [String: String]) throws(UsageError) -> URL {
-        if let dir = options["state-dir"] {
-            guard !dir.isEmpty else { throw UsageError("\(options.origin("state-dir")) must not be empty") }
+        if let dir = try options.value(CommonOptions.stateDir) {
+            guard !dir.isEmpty else { throw UsageError("\(options.origin(CommonOptions.stateDir)) must not be empty") }
             return URL(fileURLWithPath: dir)
         }
         if let systemd = environment["STATE_DIRECTORY"], !systemd.isEmpty {
@@ -199,6 +205,11 @@ struct Configuration {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/state/energyclock")
     }
 
+    /// The value of `option` when it can root a topic tree.
+    private static func topic(_ options: ParsedOptions, _ option: Option<String>) throws(UsageError) -> String {
+        try topic(options, option.spec.name, try options.value(option))
+    }
+
     /// `value` of the option `name` when it can root a topic tree (see ``TopicTree/problem(withPrefix:)``).
     private static func topic(_ options: ParsedOptions, _ name: String, _ value: String) throws(UsageError) -> String {
         if let problem = TopicTree.problem(withPrefix: value) {
@@ -208,10 +219,10 @@ struct Configuration {
     }
 
     /// A secret from the file named by option `file` (trailing newlines dropped), else from `variable`.
-    static func secret(_ options: ParsedOptions, file: String, variable: String, environment: [String: String]) throws(UsageError)
-        -> String?
+    static func secret(_ options: ParsedOptions, file: Option<String?>, variable: String, environment: [String: String])
+        throws(UsageError) -> String?
     {
-        if let path = options[file] {
+        if let path = try options.value(file) {
             let data: [UInt8]
             switch RegularFile.read(path, limit: 64 << 10, timeout: 2) {
             case let .success(bytes): data = bytes

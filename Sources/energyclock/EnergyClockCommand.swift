@@ -54,12 +54,14 @@ extension EnergyClockCommand {
         let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: Configuration.runSpecs, environment: environment)
         var merged = environment
         do {
-            if let file = options["options-file"] { merged = try AddOnOptions.merge(file, into: merged) }
+            if let file = try options.value(DaemonOptions.optionsFile) { merged = try AddOnOptions.merge(file, into: merged) }
             // A broker given as a flag also counts as given.
-            if options["mqtt-host"] != nil { return merged }
+            if options[BrokerOptions.host.spec.name] != nil { return merged }
             return try await AddOnOptions.supervisorBroker(into: merged)
+        } catch let error as UsageError {
+            throw error
         } catch {
-            throw UsageError(error.description)
+            throw UsageError("\(error)")
         }
     }
 
@@ -69,7 +71,7 @@ extension EnergyClockCommand {
         _ arguments: [String], specs: [OptionSpec], environment: [String: String], quiet: Bool = false
     ) throws -> Configuration? {
         guard !arguments.contains("--help") else {
-            print(Help.text)
+            print(arguments.first.map(Help.text(for:)) ?? Help.text)
             return nil
         }
         let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: specs, environment: environment)

@@ -1,16 +1,31 @@
 import EnergyClockCore
 import FoundationEssentials
 
-/// One command-line option, also readable from `ENERGYCLOCK_<NAME>`.
-struct OptionSpec {
+/// One command-line option as the parser and the help see it, also readable from
+/// `ENERGYCLOCK_<NAME>`; made by an ``Option`` declaration, which also reads its value.
+struct OptionSpec: Sendable {
     /// The flag without dashes, e.g. `mqtt-host`.
     let name: String
     /// Placeholder for the value in help, or nil for a boolean switch.
     let value: String?
-    /// What it does, with its default.
-    let help: String
+    /// What it does, and the range of its value.
+    let about: String
+    /// The default as the help shows it, or nil for none.
+    var shownDefault: String?
     /// May be given more than once; the environment variable then holds a comma-separated list.
     var repeatable = false
+
+    /// A spec whose help text says everything, its default included.
+    init(name: String, value: String?, help: String, shownDefault: String? = nil, repeatable: Bool = false) {
+        self.name = name
+        self.value = value
+        about = help
+        self.shownDefault = shownDefault
+        self.repeatable = repeatable
+    }
+
+    /// The help line: what it does, then its default.
+    var help: String { shownDefault.map { "\(about) (default: \($0))" } ?? about }
 
     /// `ENERGYCLOCK_` + the name in upper case with `_` for `-`.
     var environmentName: String { "ENERGYCLOCK_" + name.uppercased().replacing("-", with: "_") }

@@ -1,6 +1,8 @@
 import EnergyClockCore
+import EnergyClockPublisher
 import EnergyClockTesting
 import Foundation
+import MQTTClient
 import Testing
 
 @testable import energyclock
@@ -28,9 +30,34 @@ struct CommandLineTests {
         for command in ["run", "prices", "clock", "render", "health"] {
             #expect(help.contains("energyclock \(command) [options]"), "\(command)")
         }
+        #expect(Help.commands.map(\.name) == ["run", "prices", "clock", "render", "health"])
         let specs = Configuration.runSpecs + Configuration.pricesSpecs + Configuration.renderSpecs + Configuration.healthSpecs
-        for spec in specs { #expect(help.contains("--\(spec.name)"), "--\(spec.name)") }
-        #expect(help.contains("--max-offline SECONDS"))
+        // Each option with its whole help line, so its range and default are there too.
+        for spec in specs { #expect(help.contains("--\(spec.name)") && help.contains(spec.help), "--\(spec.name)") }
+        #expect(help.contains("--max-offline SECONDS") && help.contains("10-86400 (default: 120)"))
+        // Each command's own help lists every option it takes.
+        for command in Help.commands {
+            let (status, own) = try await run([command.name, "--help"])
+            #expect(status == 0)
+            #expect(own.hasPrefix("Usage: energyclock \(command.name) [options]"), "\(command.name)")
+            for spec in command.specs { #expect(own.contains(spec.help), "\(command.name) --\(spec.name)") }
+        }
+    }
+
+    @Test func theDefaultsInTheHelpAreTheDefaultsInForce() throws {
+        let options = try ParsedOptions(arguments: [], specs: Configuration.runSpecs, environment: ["HOME": "/tmp"])
+        let config = try Configuration(options, environment: ["HOME": "/tmp"])
+        #expect(BrokerOptions.port.spec.help.hasSuffix("(default: 1883)") && config.mqtt.port == 1883)
+        #expect(BrokerOptions.keepalive.spec.help.hasSuffix("(default: 60)") && config.mqtt.keepalive == 60)
+        #expect(DaemonOptions.tomorrowHour.spec.help.hasSuffix("(default: 13)") && config.policy.tomorrowHour == 13)
+        #expect(DaemonOptions.pollInterval.spec.help.hasSuffix("(default: 300)") && config.policy.pollInterval == 300)
+        #expect(SourceOptions.fetchTimeout.spec.help.hasSuffix("(default: 20)") && config.fetchTimeout == 20)
+        #expect(OutputOptions.cheapestHours.spec.help.hasSuffix("(default: 1,2,3,4)") && config.cheapestHours == [1, 2, 3, 4])
+        #expect(OutputOptions.clockImage.spec.help.hasSuffix("(default: on)") && config.clockImage)
+        #expect(OutputOptions.topicPrefix.spec.help.hasSuffix("(default: energyclock)") && config.topics.prefix == "energyclock")
+        // A value out of its declared range is refused with that range.
+        let bad = try ParsedOptions(arguments: ["--mqtt-keepalive", "2"], specs: Configuration.runSpecs, environment: ["HOME": "/tmp"])
+        #expect(throws: UsageError.self) { try Configuration(bad, environment: ["HOME": "/tmp"]) }
     }
 
     @Test func oneShotCommandsAreQuietAndDrawAnyDay() async throws {
