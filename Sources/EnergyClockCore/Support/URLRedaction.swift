@@ -2,7 +2,7 @@
 /// line or `--help`, it goes through ``redacted(_:)``.
 ///
 /// A `custom_url` such as `https://user:password@host/prices?api_key=…` is the user's to give, but
-/// the retained `settings` topic is read by everyone on the broker.
+/// the settings as the daemon shows them are read by everyone who may read its outputs.
 package enum URLRedaction {
     /// What stands in for a secret.
     package static let mask = "[redacted]"
