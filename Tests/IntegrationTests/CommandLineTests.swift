@@ -44,6 +44,32 @@ struct CommandLineTests {
         }
     }
 
+    @Test func theReadmeTableHasEveryOptionWithItsVariableAndDefault() throws {
+        let readme = try String(contentsOf: ReferenceTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = readme.components(separatedBy: "\n## Options")[1].components(separatedBy: "\n## ")[0]
+        // A row may name several flags (`--svg`, `--png`) and say where they apply.
+        var rows: [String: [String]] = [:]
+        for line in section.split(separator: "\n") where line.hasPrefix("| `--") {
+            let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+            for flag in cells[0].split(separator: "`") where flag.hasPrefix("--") {
+                #expect(rows[String(flag)] == nil, "\(flag) has one row")
+                rows[String(flag)] = cells
+            }
+        }
+        let specs = Help.commands.flatMap(\.specs)
+        for spec in specs {
+            guard let row = rows["--\(spec.name)"] else {
+                Issue.record("--\(spec.name) has no row in the README's table of options")
+                continue
+            }
+            #expect(row[1].contains("`\(spec.environmentName)`"), "--\(spec.name)")
+            // A plain default (a number, a word, a URL) is written as the declaration says.
+            if let shown = spec.shownDefault, !shown.contains(" "), shown != "off" {
+                #expect(row[2].contains("`\(shown)`") || row[2].contains(shown), "--\(spec.name): \(row[2]) lacks \(shown)")
+            }
+        }
+    }
+
     @Test func theDefaultsInTheHelpAreTheDefaultsInForce() throws {
         let options = try ParsedOptions(arguments: [], specs: Configuration.runSpecs, environment: ["HOME": "/tmp"])
         let config = try Configuration(options, environment: ["HOME": "/tmp"])
