@@ -73,6 +73,8 @@ let package = Package(
             resources: [.copy("Fixtures")]),
 
         .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "EnergyClockTesting", "CSQLite", "Platform"]),
+        // The MQTT client's lifecycle as a value: no broker.
+        .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient"]),
         // The publisher's rules, fed events and read as actions or recorded messages: no broker.
         .testTarget(
             name: "EnergyClockPublisherTests",

@@ -67,3 +67,15 @@ package func golden(_ name: String, beside file: String = #filePath, actual: [UI
     if ProcessInfo.processInfo.environment["ENERGYCLOCK_UPDATE_GOLDEN"] == "1" { try Data(actual).write(to: url) }
     return try [UInt8](Data(contentsOf: url))
 }
+
+/// Decodes a JSON object payload for assertions.
+package func object(_ payload: String?) -> [String: Any]? {
+    guard let payload, let data = payload.data(using: .utf8) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+}
+
+/// Decodes a JSON array-of-objects payload for assertions.
+package func array(_ payload: String?) -> [[String: Any]]? {
+    guard let payload, let data = payload.data(using: .utf8) else { return nil }
+    return (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]
+}

@@ -73,15 +73,3 @@ final class TopicRecorder: Sendable {
         consumer.withLock { $0?.cancel() }
     }
 }
-
-/// Decodes a JSON object payload for assertions.
-func object(_ payload: String?) -> [String: Any]? {
-    guard let payload, let data = payload.data(using: .utf8) else { return nil }
-    return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
-}
-
-/// Decodes a JSON array-of-objects payload for assertions.
-func array(_ payload: String?) -> [[String: Any]]? {
-    guard let payload, let data = payload.data(using: .utf8) else { return nil }
-    return (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]
-}
