@@ -35,6 +35,41 @@ import Testing
         for id in ids { #expect(readme.contains("| `\(id)` |"), "\(id)") }
     }
 
+    /// The add-on's defaults checked as the Supervisor checks options: a `list(…)` option by the
+    /// text of its YAML value (an unquoted `true` is Python's `True`), a `port` as a whole number.
+    @Test func theAddOnsDefaultsPassItsOwnSchema() throws {
+        let config = try String(contentsOf: Self.root.appendingPathComponent("homeassistant/energyclock/config.yaml"), encoding: .utf8)
+        func block(_ name: String) -> [String: String] {
+            let lines = config.components(separatedBy: "\n\(name):\n")[1].split(separator: "\n")
+            var values: [String: String] = [:]
+            for line in lines {
+                guard line.hasPrefix("  ") else { break }
+                guard !line.hasPrefix("    "), !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") else { continue }
+                let parts = line.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1)
+                values[String(parts[0])] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
+            }
+            return values
+        }
+        let options = block("options")
+        let schema = block("schema")
+        #expect(Set(options.keys) == Set(schema.keys))
+        for (key, rule) in schema {
+            let raw = try #require(options[key], "\(key) has a default")
+            let quoted = raw.hasPrefix("\"") && raw.hasSuffix("\"") && raw.count >= 2
+            let text = quoted ? String(raw.dropFirst().dropLast()) : raw
+            // What Python's str() makes of the YAML value.
+            let python =
+                !quoted && ["true", "yes", "on"].contains(raw.lowercased())
+                ? "True" : !quoted && ["false", "no", "off"].contains(raw.lowercased()) ? "False" : text
+            if rule.hasPrefix("list(") {
+                let choices = rule.dropFirst(5).prefix { $0 != ")" }.split(separator: "|").map(String.init)
+                #expect(choices.contains(python), "\(key): the Supervisor reads \(raw) as \(python), not one of \(choices)")
+            } else if rule == "port" {
+                #expect(!quoted && (Int(text).map { (1...65535).contains($0) } ?? false), "\(key): \(raw) is not a port")
+            }
+        }
+    }
+
     @Test func anAddressOptionMovesItsSourceOnly() throws {
         let options = try ParsedOptions(
             arguments: ["--energycharts-url", "http://127.0.0.1:9/ec"], specs: Configuration.runSpecs, environment: ["HOME": "/tmp"])
