@@ -22,7 +22,8 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 done
 
 broker_pid=""
-if ! timeout 2 bash -c "exec 3<>/dev/tcp/$host/$port" 2>/dev/null; then
+# A list of brokers (`a,b:1884`) is energyclock's to try in turn; a local one is only started for one host.
+if [[ "$host" != *,* ]] && ! timeout 2 bash -c "exec 3<>/dev/tcp/$host/$port" 2>/dev/null; then
     case "$host" in
         localhost | 127.0.0.1 | ::1)
             conf="$(mktemp -d)/mosquitto.conf"

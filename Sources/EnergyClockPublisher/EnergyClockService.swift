@@ -59,7 +59,7 @@ package final class EnergyClockService: Sendable {
         for await event in client.events {
             switch event {
             case .connected:
-                logger.info("connected to \(options.host):\(options.port) as \(options.clientID) (MQTT \(options.version.rawValue))")
+                logger.info("connected to \(client.broker) as \(options.clientID) (MQTT \(options.version.rawValue))")
                 let previous = await manager.note(RetainedTopics.ledgerNote)
                 let owned = await publisher.connectionUp(manager.snapshot(), previouslyRetained: previous)
                 if owned != previous { await manager.saveNote(RetainedTopics.ledgerNote, owned) }
@@ -72,10 +72,12 @@ package final class EnergyClockService: Sendable {
             case let .publishRefused(messageID, reason):
                 await publisher.publishRefused(messageID: messageID, reason: reason)
             case let .refused(reason):
-                logger.error("broker \(options.host):\(options.port) refused the connection: \(reason)")
+                logger.error("broker \(client.broker) refused the connection: \(reason)")
                 await publisher.connectionDown()
             case let .connectionLost(reason):
-                logger.warning("no connection to \(options.host):\(options.port): \(reason); retrying with backoff")
+                logger.warning(
+                    "no connection to \(client.broker): \(reason); retrying with backoff\(options.standbys.isEmpty ? "" : ", broker by broker")"
+                )
                 await publisher.connectionDown()
             case let .message(message):
                 switch router.command(from: message) {

@@ -14,6 +14,8 @@ final class CallbackContext: Sendable {
     var version: MQTTVersion { options.version }
     /// The first error libmosquitto logged since the last ``explain(_:)`` (TLS failures are only explained there).
     let lastLibraryError = Mutex<String?>(nil)
+    /// The broker the network thread connects to, or is connected to.
+    let broker: Mutex<MQTTBroker>
     /// Where the connection stands; see ``Lifecycle``.
     let lifecycle = LifecycleLock()
     /// Message ids acknowledged lately, and who waits for which; see ``MQTTClient/waitForAcknowledgement(of:timeout:)``.
@@ -28,6 +30,7 @@ final class CallbackContext: Sendable {
     init(continuation: AsyncStream<MQTTEvent>.Continuation, options: MQTTOptions) {
         self.continuation = continuation
         self.options = options
+        broker = Mutex(MQTTBroker(host: options.host, port: options.port))
     }
 
     /// What went wrong, in words a user can act on; TLS failures are told apart by what
@@ -42,7 +45,8 @@ final class CallbackContext: Sendable {
             // Dropped before the broker answered the login: say what usually causes that.
             guard code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_PROTOCOL.rawValue), !lifecycle.current.wasUp
             else { return general }
-            if options.tls == nil { return "\(general) (if the broker expects TLS on port \(options.port), start with --mqtt-tls)" }
+            let port = broker.withLock { $0.port }
+            if options.tls == nil { return "\(general) (if the broker expects TLS on port \(port), start with --mqtt-tls)" }
             if options.tls?.certFile == nil {
                 return "\(general) (if the broker requires a client certificate, give --mqtt-cert-file and --mqtt-key-file)"
             }
@@ -53,7 +57,7 @@ final class CallbackContext: Sendable {
             return "TLS: could not load the client key (a wrong passphrase in --mqtt-key-password-file, or not a PEM key)"
         }
         if detail.contains("host name verification failed") {
-            return "TLS: the broker's certificate does not name \(options.host) (host name mismatch)"
+            return "TLS: the broker's certificate does not name \(broker.withLock { $0.host }) (host name mismatch)"
         }
         if detail.contains("certificate verify failed") {
             return "TLS: the broker's certificate is not trusted (signed by an unknown CA, or expired); name its CA with --mqtt-ca-file"

@@ -19,6 +19,9 @@ public final class MQTTClient: Sendable {
     /// The options the client was made with.
     public let options: MQTTOptions
     private let handle: Handle
+
+    /// The broker connected to, or tried last: one of ``MQTTOptions/brokers``.
+    public var broker: MQTTBroker { context.broker.withLock { $0 } }
     private let context: CallbackContext
 
     /// An opaque libmosquitto instance; its own locks make it safe to use from any thread.

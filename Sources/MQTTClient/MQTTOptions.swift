@@ -55,12 +55,32 @@ public struct MQTTTLS: Sendable, Equatable {
     }
 }
 
+/// One broker address.
+public struct MQTTBroker: Sendable, Equatable, CustomStringConvertible {
+    /// Host name or address.
+    public var host: String
+    /// Port: 1883 for plain MQTT, 8883 for TLS by convention.
+    public var port: Int
+
+    /// The broker at `host`:`port`.
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `host:port`, with an IPv6 address in brackets.
+    public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+}
+
 /// How to reach and identify with a broker.
 public struct MQTTOptions: Sendable {
-    /// Broker host name or address.
+    /// Broker host name or address: the first one tried.
     public var host: String
     /// Broker port: 1883 for plain MQTT, 8883 for TLS by convention.
     public var port: Int
+    /// Further brokers of the same cluster or a standby, tried in turn after ``host`` when a
+    /// connection fails or drops; the client stays with the one that answers.
+    public var standbys: [MQTTBroker] = []
     /// The client id; unique per connection on one broker.
     public var clientID: String
     /// User name, if the broker requires one.
@@ -77,6 +97,9 @@ public struct MQTTOptions: Sendable {
     public var reconnectDelay: (min: Int, max: Int)
     /// TLS, or nil for a plain TCP connection.
     public var tls: MQTTTLS?
+
+    /// Every broker in the order tried: ``host`` first, then the ``standbys``.
+    public var brokers: [MQTTBroker] { [MQTTBroker(host: host, port: port)] + standbys }
 
     /// Options with the common defaults: MQTT 5, 60 s keepalive, reconnecting after 1…30 s.
     public init(

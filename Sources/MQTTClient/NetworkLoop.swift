@@ -8,6 +8,9 @@ import Synchronization
 ///
 /// The backoff only starts over after a connection has stayed up for ``stableAfter`` seconds, so
 /// a refused login or a session taken over right after connecting backs off like any outage.
+///
+/// With several brokers, each failed or lost connection moves on to the next one after the
+/// shortest pause; the backoff grows only once a whole round of them has failed.
 struct NetworkLoop {
     let mosq: OpaquePointer
     let context: CallbackContext
@@ -22,7 +25,9 @@ struct NetworkLoop {
     private static let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
 
     func run() {
-        var rc = mosquitto_connect_async(mosq, options.host, Int32(options.port), Int32(options.keepalive))
+        let brokers = options.brokers
+        var index = 0
+        var rc = connect(to: brokers[index])
         var delay = Double(options.reconnectDelay.min)
         var quickDrops = 0
         while !stopping {
@@ -46,16 +51,24 @@ struct NetworkLoop {
                 }
             }
             context.reportOutage(reason)
-            pause(delay * Double.random(in: 0.8...1.2))
-            delay = min(delay * 2, Double(options.reconnectDelay.max))
+            index = (index + 1) % brokers.count
+            let roundOver = index == 0
+            pause((roundOver ? delay : Double(options.reconnectDelay.min)) * Double.random(in: 0.8...1.2))
+            if roundOver { delay = min(delay * 2, Double(options.reconnectDelay.max)) }
             if stopping { break }
-            rc = mosquitto_reconnect_async(mosq)
+            rc = brokers.count == 1 ? mosquitto_reconnect_async(mosq) : connect(to: brokers[index])
         }
         // Let the DISCONNECT queued by stop() go out, briefly.
         let deadline = DispatchTime.now() + 0.5
         while mosquitto_want_write(mosq), DispatchTime.now() < deadline {
             if mosquitto_loop(mosq, 50, 1) != Self.success { break }
         }
+    }
+
+    /// Starts a connection to `broker`, which the client then reports as its own.
+    private func connect(to broker: MQTTBroker) -> Int32 {
+        context.broker.withLock { $0 = broker }
+        return mosquitto_connect_async(mosq, broker.host, Int32(broker.port), Int32(options.keepalive))
     }
 
     /// Sleeps `seconds`, or less when the client stops.

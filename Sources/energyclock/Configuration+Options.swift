@@ -41,7 +41,8 @@ enum SettingOptions {
 
 /// How to reach the broker.
 enum BrokerOptions {
-    static let host = Option.text("mqtt-host", "HOST", "broker host", default: "localhost")
+    static let host = Option.text(
+        "mqtt-host", "HOST", "broker host, or several as host[:port],… tried in turn when one fails", default: "localhost")
     static let port = Option.integer("mqtt-port", "PORT", "broker port", in: 1...65535, default: 1883)
     static let username = Option.optional("mqtt-username", "USER", "broker user name")
     static let passwordFile = Option.optional(

@@ -146,16 +146,15 @@ struct Configuration {
         case "3.1.1", "311", "4": version = .v311
         default: throw UsageError("\(options.origin(BrokerOptions.version)) must be 5 or 3.1.1, got \"\(versionText)\"")
         }
-        let host = try options.value(BrokerOptions.host)
-        guard !host.isEmpty else { throw UsageError("\(options.origin(BrokerOptions.host)) must not be empty") }
+        let port = try options.value(BrokerOptions.port)
+        let brokers = try Self.brokers(options, defaultPort: port)
         let clientID = try options.value(BrokerOptions.clientID) ?? Self.defaultClientID(stateDirectory: stateDirectory)
         guard !clientID.isEmpty, clientID.utf8.count <= 65535 else {
             throw UsageError("\(options.origin(BrokerOptions.clientID)) must be 1 to 65535 bytes")
         }
-        let port = try options.value(BrokerOptions.port)
         mqtt = MQTTOptions(
-            host: host,
-            port: port,
+            host: brokers[0].host,
+            port: brokers[0].port,
             clientID: clientID,
             username: try options.value(BrokerOptions.username),
             password: try Self.secret(
@@ -163,8 +162,9 @@ struct Configuration {
             version: version,
             keepalive: try options.value(BrokerOptions.keepalive),
             will: MQTTWill(topic: topics.status, payload: Array("offline".utf8)),
-            tls: try Self.tls(options, port: port, environment: environment)
+            tls: try Self.tls(options, port: brokers[0].port, environment: environment)
         )
+        mqtt.standbys = Array(brokers.dropFirst())
         overrides = nil
         overrides = try Self.patch(given, sources: catalog.ids)
         if let json = initialSettings {

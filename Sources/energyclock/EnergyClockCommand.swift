@@ -124,7 +124,7 @@ enum Daemon {
             )
         }
         logger.info(
-            "energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.host):\(config.mqtt.port)\(config.mqtt.tls == nil ? "" : " (TLS)") as \(config.mqtt.clientID), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)"
+            "energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.brokers.map(\.description).joined(separator: ", "))\(config.mqtt.tls == nil ? "" : " (TLS)") as \(config.mqtt.clientID), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)"
         )
 
         let running = Task { try await service.run() }
