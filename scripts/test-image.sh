@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the container image from Containerfile with podman and tests it against a mosquitto on
 # loopback, then builds and runs the Home Assistant add-on the same way. No registry is needed:
-# the Debian base image is made with debootstrap, and the builder stage is given the release
-# binary built on this machine (the Containerfile skips its own build when /out/energyclock exists).
+# the Debian base image is made with debootstrap, and the Swift builder image from this machine's
+# toolchain; the Containerfile's Swift stage then builds energyclock from source as it would
+# anywhere.
 #
 #   scripts/test-image.sh        about 3 minutes with the base image cached, 4-5 without
 set -euo pipefail
@@ -44,21 +45,31 @@ if ! podman image exists "$base"; then
     rm -rf "$rootfs"
 fi
 
-step "building the release binary (static Swift runtime, stripped)"
-swift build -c release --static-swift-stdlib --product energyclock >/dev/null
-swift build -c release --static-swift-stdlib --product energyclock-render >/dev/null
-bin="$(swift build -c release --static-swift-stdlib --show-bin-path)"
-mkdir -p "$work/prebuilt"
-cp "$bin/energyclock" "$bin/energyclock-render" "$work/prebuilt/"
-strip "$work/prebuilt/energyclock" "$work/prebuilt/energyclock-render"
-printf 'FROM %s\nCOPY energyclock energyclock-render /out/\n' "$base" >"$work/prebuilt/Containerfile"
-podman build -q -t localhost/energyclock-prebuilt -f "$work/prebuilt/Containerfile" "$work/prebuilt" >/dev/null
+# The Containerfile's own Swift stage runs in full: its builder is this machine's toolchain on the
+# Debian base with the packages of the official swift:6.3-bookworm image, since no registry can be
+# reached here. A broken apt-get line, package or path in that stage fails this script.
+builder=localhost/swift:6.3-bookworm
+if ! podman image exists "$builder"; then
+    swift_root="$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")"
+    [ -d "$swift_root/usr/bin" ] || fail "no Swift toolchain found next to $(command -v swift)"
+    step "making $builder from the toolchain in $swift_root"
+    cat >"$work/builder.Containerfile" <<END
+FROM $base
+RUN apt-get update && apt-get install -y --no-install-recommends binutils git gnupg2 libc6-dev libcurl4-openssl-dev libedit2 \\
+    libgcc-12-dev libpython3-dev libsqlite3-0 libstdc++-12-dev libxml2-dev libncurses-dev libz3-dev pkg-config tzdata zip \\
+    zlib1g-dev ca-certificates && rm -rf /var/lib/apt/lists/*
+COPY usr /usr
+END
+    podman build -q -t "$builder" -f "$work/builder.Containerfile" "$swift_root" >/dev/null
+fi
 
 step "building the image from Containerfile"
-podman build -q --format docker --build-arg BUILDER_IMAGE=localhost/energyclock-prebuilt --build-arg BASE_IMAGE="$base" \
+podman build -q --format docker --build-arg BUILDER_IMAGE="$builder" --build-arg BASE_IMAGE="$base" \
     -t localhost/energyclock:test -f Containerfile . >/dev/null
+sizes="$(podman run --rm --entrypoint /bin/sh localhost/energyclock:test -c \
+    'stat -c %s /usr/local/bin/energyclock /usr/local/bin/energyclock-render' 2>/dev/null | paste -sd ' ')"
 echo "image: $(podman image inspect localhost/energyclock:test --format '{{.Size}}') bytes, of which the base" \
-    "$(podman image inspect "$base" --format '{{.Size}}') bytes; the binaries $(stat -c %s "$work/prebuilt/energyclock") and $(stat -c %s "$work/prebuilt/energyclock-render") bytes"
+    "$(podman image inspect "$base" --format '{{.Size}}') bytes; the binaries ${sizes// / and } bytes"
 
 port=$((20000 + RANDOM % 20000))
 broker() { # starts mosquitto on loopback
