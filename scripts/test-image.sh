@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the container image from Containerfile with podman and tests it against a mosquitto on
-# loopback, then builds and runs the Home Assistant add-on the same way. No registry is needed:
+# loopback, then builds the Home Assistant add-on from the release's sources, as the Supervisor
+# would, and runs it. No registry is needed:
 # the Debian base image is made with debootstrap, and the Swift builder image from this machine's
 # toolchain; the Containerfile's Swift stage then builds energyclock from source as it would
 # anywhere.
@@ -10,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_build_environment
-ensure_packages podman runc debootstrap python3
+ensure_packages podman runc debootstrap python3 git
 
 work="$(mktemp -d)"
 chmod 755 "$work"
@@ -144,9 +145,21 @@ podman exec energyclock-test2 energyclock health || true
 podman rm -f energyclock-test2 >/dev/null
 broker
 
-step "the Home Assistant add-on: options file and the Supervisor's MQTT service"
-podman build -q --build-arg BUILD_FROM="$base" --build-arg ENERGYCLOCK_IMAGE=localhost/energyclock:test \
-    -t localhost/energyclock-addon:test homeassistant/energyclock >/dev/null
+step "the Home Assistant add-on, built from the release's sources as the Supervisor builds it"
+# The Supervisor's build: the add-on's folder as the whole context, its version as BUILD_VERSION.
+# The repository is served on loopback with git's own protocol, this commit tagged as the release.
+version="$(sed -n 's/^version: "\(.*\)"$/\1/p' homeassistant/energyclock/config.yaml)"
+[ -n "$version" ] || fail "no version in the add-on's config.yaml"
+git clone -q --bare . "$work/repo/energyclock.git"
+git -C "$work/repo/energyclock.git" tag -f "v$version" HEAD >/dev/null
+git_port=$((40000 + RANDOM % 20000))
+git daemon --base-path="$work/repo" --export-all --reuseaddr --listen=127.0.0.1 --port="$git_port" "$work/repo" \
+    >"$work/git-daemon.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$git_port" 2>/dev/null && break; sleep 0.1; done
+podman build -q --network host --build-arg BUILD_FROM="$base" --build-arg BUILD_VERSION="$version" \
+    --build-arg SWIFT_IMAGE="$builder" --build-arg ENERGYCLOCK_REPOSITORY="git://127.0.0.1:$git_port/energyclock.git" \
+    -t localhost/energyclock-addon:test homeassistant/energyclock >/dev/null || fail "the add-on did not build from its sources"
 supervisor_port=$((port + 1))
 mkdir -p "$work/supervisor/services" "$work/addon-data"
 printf '{"result":"ok","data":{"host":"127.0.0.1","port":%s,"ssl":false,"protocol":"3.1.1","username":"","password":""}}' "$port" \
