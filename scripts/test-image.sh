@@ -158,7 +158,7 @@ git daemon --base-path="$work/repo" --export-all --reuseaddr --listen=127.0.0.1 
 pids+=($!)
 for _ in $(seq 50); do timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$git_port" 2>/dev/null && break; sleep 0.1; done
 podman build -q --network host --build-arg BUILD_FROM="$base" --build-arg BUILD_VERSION="$version" \
-    --build-arg SWIFT_IMAGE="$builder" --build-arg ENERGYCLOCK_REPOSITORY="git://127.0.0.1:$git_port/energyclock.git" \
+    --build-arg BUILD_ARCH=amd64 --build-arg SWIFT_IMAGE="$builder" --build-arg ENERGYCLOCK_REPOSITORY="git://127.0.0.1:$git_port/energyclock.git" \
     -t localhost/energyclock-addon:test homeassistant/energyclock >/dev/null || fail "the add-on did not build from its sources"
 supervisor_port=$((port + 1))
 mkdir -p "$work/supervisor/services" "$work/addon-data"

@@ -1,6 +1,8 @@
 import EnergyClockCore
+import EnergyClockPublisher
 import EnergyClockTesting
 import Foundation
+import MQTTClient
 import Testing
 
 @testable import energyclock
@@ -37,21 +39,51 @@ import Testing
 
     /// The add-on's defaults checked as the Supervisor checks options: a `list(…)` option by the
     /// text of its YAML value (an unquoted `true` is Python's `True`), a `port` as a whole number.
-    @Test func theAddOnsDefaultsPassItsOwnSchema() throws {
-        let config = try String(contentsOf: Self.root.appendingPathComponent("homeassistant/energyclock/config.yaml"), encoding: .utf8)
-        func block(_ name: String) -> [String: String] {
-            let lines = config.components(separatedBy: "\n\(name):\n")[1].split(separator: "\n")
-            var values: [String: String] = [:]
-            for line in lines {
-                guard line.hasPrefix("  ") else { break }
-                guard !line.hasPrefix("    "), !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") else { continue }
-                let parts = line.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1)
-                values[String(parts[0])] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
-            }
-            return values
+    /// The `options:` or `schema:` block of the add-on's config.yaml, key by key, values as written.
+    static func addOnBlock(_ name: String) throws -> [String: String] {
+        let config = try String(contentsOf: root.appendingPathComponent("homeassistant/energyclock/config.yaml"), encoding: .utf8)
+        let lines = config.components(separatedBy: "\n\(name):\n")[1].split(separator: "\n")
+        var values: [String: String] = [:]
+        for line in lines {
+            guard line.hasPrefix("  ") else { break }
+            guard !line.hasPrefix("    "), !line.trimmingCharacters(in: .whitespaces).hasPrefix("#") else { continue }
+            let parts = line.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1)
+            values[String(parts[0])] = parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : ""
         }
-        let options = block("options")
-        let schema = block("schema")
+        return values
+    }
+
+    /// The options file the Supervisor writes for an add-on left at its defaults: energyclock takes
+    /// it, knows every option, and starts with what it says.
+    @Test func anOptionsFileOfTheDefaultsIsAccepted() throws {
+        let options = try Self.addOnBlock("options")
+        for key in options.keys {
+            #expect(AddOnOptions.variables[key] != nil || AddOnOptions.settings.contains(key), "\(key) is read by energyclock")
+        }
+        // YAML scalars as the Supervisor stores them in options.json.
+        let members = options.sorted { $0.key < $1.key }.map { key, raw -> String in
+            let value: String
+            if raw == "[]" {
+                value = "[]"
+            } else if raw.hasPrefix("\"") {
+                value = raw
+            } else if ["true", "false"].contains(raw) || Int(raw) != nil {
+                value = raw
+            } else {
+                value = "\"\(raw)\""
+            }
+            return "\"\(key)\":\(value)"
+        }
+        let file = "{" + members.joined(separator: ",") + "}"
+        let environment = try AddOnOptions.environment(fromOptions: Array(file.utf8), into: ["HOME": "/tmp"])
+        let parsed = try ParsedOptions(arguments: [], specs: Configuration.runSpecs, environment: environment)
+        let config = try Configuration(parsed, environment: environment)
+        #expect(config.discoveryMode == .on && config.logLevel == .info && config.mqtt.port == 1883, "\(file)")
+    }
+
+    @Test func theAddOnsDefaultsPassItsOwnSchema() throws {
+        let options = try Self.addOnBlock("options")
+        let schema = try Self.addOnBlock("schema")
         #expect(Set(options.keys) == Set(schema.keys))
         for (key, rule) in schema {
             let raw = try #require(options[key], "\(key) has a default")
