@@ -61,7 +61,8 @@ package final class EnergyClockService: Sendable {
             case .connected:
                 logger.info("connected to \(client.broker) as \(options.clientID) (MQTT \(options.version.rawValue))")
                 let previous = await manager.note(RetainedTopics.ledgerNote)
-                let owned = await publisher.connectionUp(manager.snapshot(), previouslyRetained: previous)
+                let owned = await publisher.connectionUp(
+                    manager.snapshot(), previouslyRetained: previous, broker: client.broker.description)
                 if owned != previous { await manager.saveNote(RetainedTopics.ledgerNote, owned) }
             case let .droppedRepeatedly(count):
                 logger.error(

@@ -31,8 +31,11 @@ struct HealthOutput {
     }
 
     /// The connection came up or went down at `now`: written at once when that is news.
-    mutating func connection(_ up: Bool, at now: Date) -> Action {
-        guard record.connected != up || writtenAt == nil else { return .none }
+    ///
+    /// `broker` is the broker connected to, when known.
+    mutating func connection(_ up: Bool, at now: Date, broker: String? = nil) -> Action {
+        guard record.connected != up || writtenAt == nil || (up && broker != nil && broker != record.broker) else { return .none }
+        if up, let broker { record.broker = broker }
         record.connected = up
         record.since = now
         return written(at: now)

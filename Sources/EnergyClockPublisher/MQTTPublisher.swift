@@ -44,8 +44,8 @@ package actor MQTTPublisher: ManagerOutput {
 
     /// After a (re)connect: subscribe, announce, republish and clear what `previouslyRetained`
     /// holds that is no longer published; returns every retained topic now published.
-    package func connectionUp(_ snapshot: Snapshot, previouslyRetained: Set<String> = []) -> Set<String> {
-        handle(.connected(snapshot, previouslyRetained: previouslyRetained)).ledger ?? []
+    package func connectionUp(_ snapshot: Snapshot, previouslyRetained: Set<String> = [], broker: String? = nil) -> Set<String> {
+        handle(.connected(snapshot, previouslyRetained: previouslyRetained, broker: broker)).ledger ?? []
     }
 
     /// The connection dropped; stop sending until it is back.

@@ -6,14 +6,14 @@ extension PublisherState {
     /// After a (re)connect: subscribe, announce `online` and the entities, republish every topic
     /// from `snapshot`, and clear the retained topics in `previous` that are no longer published
     /// (a window length or an entity dropped from the configuration, an old prefix).
-    mutating func connect(_ snapshot: Snapshot, _ previous: Set<String>, _ now: Date, _ actions: inout [Action]) {
+    mutating func connect(_ snapshot: Snapshot, _ previous: Set<String>, _ broker: String?, _ now: Date, _ actions: inout [Action]) {
         connected = true
         latest = snapshot
         // Retain-as-published lets a live retained command be told apart and refused (MQTT 5).
         actions += topics.subscriptions.map { .subscribe($0, retainAsPublished: true) }
         if let homeAssistantStatus { actions.append(.subscribe(homeAssistantStatus, retainAsPublished: false)) }
         actions.append(.send(OutgoingMessage(topics.status, "online", retain: true)))
-        note(health.connection(true, at: now), &actions)
+        note(health.connection(true, at: now, broker: broker), &actions)
         republishEverything(now, &actions)
         note(health.published(snapshot, at: now), &actions)
         let owned = retained.owned(for: snapshot).union(discovery.owned).union(clock.owned)

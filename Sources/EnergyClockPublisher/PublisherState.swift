@@ -16,8 +16,8 @@ struct PublisherState {
 
     /// Something that happened to the publisher.
     enum Event {
-        /// The broker accepted the connection; `previouslyRetained` is the ledger of the last one.
-        case connected(Snapshot, previouslyRetained: Set<String>)
+        /// `broker` accepted the connection; `previouslyRetained` is the ledger of the last one.
+        case connected(Snapshot, previouslyRetained: Set<String>, broker: String?)
         /// The connection dropped, or the broker refused it.
         case disconnected
         /// The manager has a new snapshot.
@@ -101,7 +101,7 @@ struct PublisherState {
     mutating func handle(_ event: Event, at now: Date) -> [Action] {
         var actions: [Action] = []
         switch event {
-        case let .connected(snapshot, previous): connect(snapshot, previous, now, &actions)
+        case let .connected(snapshot, previous, broker): connect(snapshot, previous, broker, now, &actions)
         case .disconnected:
             connected = false
             note(health.connection(false, at: now), &actions)

@@ -18,7 +18,7 @@ enum HealthCommand {
         guard let record = HealthRecord.read(from: directory) else { return ("the daemon has not reported yet", "") }
         let now = Date()
         if let problem = record.problem(at: now, maxOffline: config.maxOffline) { return (problem, "") }
-        let state = record.connected ? "connected" : "reconnecting"
+        let state = record.connected ? "connected\(record.broker.map { " to \($0)" } ?? "")" : "reconnecting"
         let published = record.publishedAt.map { ", last published \(Int(now.timeIntervalSince($0))) s ago" } ?? ""
         return (nil, "\(state) for \(Int(now.timeIntervalSince(record.since))) s\(published)")
     }

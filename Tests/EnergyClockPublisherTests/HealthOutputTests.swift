@@ -47,6 +47,29 @@ import Testing
         }
     }
 
+    @Test func aMoveToAnotherBrokerIsNewsAndTheRecordNamesIt() throws {
+        var output = HealthOutput(now: wall)
+        guard case let .write(first) = output.connection(true, at: wall, broker: "a.lan:1883") else {
+            Issue.record("the first connection is written")
+            return
+        }
+        #expect(first.broker == "a.lan:1883")
+        guard case let .write(moved) = output.connection(true, at: after(5), broker: "b.lan:1883") else {
+            Issue.record("a connection to another broker is news")
+            return
+        }
+        #expect(moved.broker == "b.lan:1883" && moved.connected)
+        #expect(output.connection(true, at: after(6), broker: "b.lan:1883") == .none)
+        // The file keeps it, and a broker field that is not a short printable text is no record.
+        let directory = try StateDirectory(path: temporaryDirectory().path)
+        try moved.write(to: directory)
+        #expect(HealthRecord.read(from: directory)?.broker == "b.lan:1883")
+        #expect(HealthRecord.parse(Array(#"{"connected":true,"since":1768393800,"broker":"a\u0007b"}"#.utf8)) == nil)
+        #expect(HealthRecord.parse(Array(#"{"connected":true,"since":1768393800,"broker":7}"#.utf8)) == nil)
+        let long = String(repeating: "h", count: 301)
+        #expect(HealthRecord.parse(Array(#"{"connected":true,"since":1768393800,"broker":"\#(long)"}"#.utf8)) == nil)
+    }
+
     @Test func aClockSetBackDoesNotHoldUpTheNextWrite() {
         var output = HealthOutput(now: wall)
         _ = output.connection(true, at: wall)

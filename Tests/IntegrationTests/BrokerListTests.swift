@@ -44,12 +44,14 @@ import Testing
         let watchFirst = try await TopicRecorder(port: first.port, filter: "energyclock/status")
         let watchSecond = try await TopicRecorder(port: second.port, filter: "energyclock/status")
         // A dead address first: the daemon does not wait for it to come back.
-        let dead = try TestBroker.freePort()
+        // Port 1 on loopback: nothing listens there, and no other test's broker can take it.
+        let dead = 1
+        let state = try stateWithCurrentPrices().path
         let daemon = try ChildProcess(
             ProcessTests.binary,
             [
                 "run", "--mqtt-host", "127.0.0.1:\(dead),127.0.0.1:\(first.port),127.0.0.1:\(second.port)", "--state-dir",
-                try stateWithCurrentPrices().path, "--energyzero-url", "http://127.0.0.1:9", "--ha-discovery", "false",
+                state, "--energyzero-url", "http://127.0.0.1:9", "--ha-discovery", "false",
                 "--clock-image=false",
             ], environment: daemonEnvironment())
         #expect(await watchFirst.wait(for: "energyclock/status") { $0 == "online" } != nil, "\(daemon.log)")
@@ -59,9 +61,13 @@ import Testing
         first.stop()
         #expect(await watchSecond.wait(for: "energyclock/status", timeout: 30) { $0 == "online" } != nil, "\(daemon.log)")
         #expect(daemon.log.contains("connected to 127.0.0.1:\(second.port)"))
+        // `energyclock health` names the broker in use.
+        let health = try ChildProcess(ProcessTests.binary, ["health", "--state-dir", state], environment: daemonEnvironment())
+        #expect(await health.waitForExit(timeout: 20) == 0)
+        #expect(health.log.contains("connected to 127.0.0.1:\(second.port)"), "\(health.log)")
         daemon.signal(SIGTERM)
         #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(3000))")
-        #expect(watchSecond.last("energyclock/status") == "offline")
+        #expect(await watchSecond.wait(for: "energyclock/status") { $0 == "offline" } != nil, "offline is left on the broker in use")
         await watchFirst.stop()
         await watchSecond.stop()
     }

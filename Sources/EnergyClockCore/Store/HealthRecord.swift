@@ -13,12 +13,15 @@ public struct HealthRecord: Sendable, Equatable {
     public var publishedAt: Date?
     /// When it will publish again at the latest (the next slot boundary or midnight), if all is well.
     public var dueBy: Date?
+    /// The broker connected to, or tried last, as `host:port`: one of several with `--mqtt-host a,b`.
+    public var broker: String?
 
     /// The record's file name in the state directory.
     public static let fileName = "health.json"
 
     /// A record from its parts.
-    public init(connected: Bool, since: Date, publishedAt: Date? = nil, dueBy: Date? = nil) {
+    public init(connected: Bool, since: Date, publishedAt: Date? = nil, dueBy: Date? = nil, broker: String? = nil) {
+        self.broker = broker
         self.connected = connected
         self.since = since
         self.publishedAt = publishedAt
@@ -33,6 +36,7 @@ public struct HealthRecord: Sendable, Equatable {
         w.field("since", Int(Bounded.wholeSeconds(since)))
         w.field("published_at", publishedAt.map { Int(Bounded.wholeSeconds($0)) })
         w.field("due_by", dueBy.map { Int(Bounded.wholeSeconds($0)) })
+        if let broker { w.field("broker", broker) }
         w.endObject()
         let path = directory.file(Self.fileName)
         if case let .failure(failure) = RegularFile.replace(path, with: Array(w.output.utf8)) {
@@ -54,7 +58,7 @@ public struct HealthRecord: Sendable, Equatable {
     }
 
     /// The record in `data`, or nil unless it is an object with `connected`, a plausible `since` and,
-    /// where given, plausible `published_at` and `due_by`.
+    /// where given, plausible `published_at` and `due_by` and a `broker` of at most 300 printable bytes.
     public static func parse(_ data: [UInt8]) -> HealthRecord? {
         guard case let .object(root)? = JSONValue.parse(data), case let .bool(connected)? = root["connected"],
             case let .number(sinceSeconds)? = root["since"], let since = Bounded.instant(secondsSince1970: sinceSeconds)
@@ -69,7 +73,16 @@ public struct HealthRecord: Sendable, Equatable {
             default: return nil
             }
         }
-        return HealthRecord(connected: connected, since: since, publishedAt: dates["published_at"], dueBy: dates["due_by"])
+        var broker: String?
+        switch root["broker"] {
+        case nil, .null?: break
+        case let .string(text)?:
+            guard text.utf8.count <= 300, !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return nil }
+            broker = text
+        default: return nil
+        }
+        return HealthRecord(
+            connected: connected, since: since, publishedAt: dates["published_at"], dueBy: dates["due_by"], broker: broker)
     }
 
     /// Why the daemon is not healthy at `now`, or nil when it is: connected (or not gone longer
