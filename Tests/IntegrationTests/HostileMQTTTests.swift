@@ -134,6 +134,7 @@ struct HostileMQTTTests {
         _ = await live.wait(for: "energyclock/cheapest/4h") { !$0.isEmpty }
         _ = await live.wait(for: "homeassistant/button/energyclock/refresh/config") { !$0.isEmpty }
         await first.stop()
+        let windowsOfTheFirst = live.all("energyclock/cheapest/2h").count
 
         let second = try ServiceHarness(
             broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), stateDirectory: directory,
@@ -142,7 +143,9 @@ struct HostileMQTTTests {
         #expect(await live.wait(for: "energyclock/cheapest/3h") { $0.isEmpty } != nil)
         #expect(await live.wait(for: "homeassistant/button/energyclock/refresh/config") { $0.isEmpty } != nil)
 
-        // A newcomer finds only what is published now.
+        // A newcomer finds only what is published now; it comes once the second daemon has published
+        // its windows, so that they reach it as retained messages, not live ones.
+        #expect(await live.wait(count: windowsOfTheFirst + 1, on: "energyclock/cheapest/2h").count > windowsOfTheFirst)
         let fresh = try await TopicRecorder(port: broker.port, filter: "#")
         _ = await fresh.wait(for: "energyclock/cheapest/2h")
         let retained = Set(fresh.messages.filter(\.retain).map(\.topic))
