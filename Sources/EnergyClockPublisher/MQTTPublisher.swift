@@ -95,7 +95,8 @@ package actor MQTTPublisher: ManagerOutput {
                 } catch {
                     if error != .notConnected { logger.error("\(error)") }
                     undelivered.append(message)
-                    failure = error == .notConnected ? error : failure ?? error
+                    // A lost connection stops the rest; it is what the state hears of, over a refusal.
+                    if failure == nil || error == .notConnected { failure = error }
                 }
             case let .subscribe(filter, retainAsPublished):
                 do throws(SinkFailure) { try sink.subscribe(filter, retainAsPublished: retainAsPublished) } catch {

@@ -87,11 +87,14 @@ extension PublisherState {
     /// everything after the next connect when the connection is gone.
     mutating func undelivered(_ messages: [OutgoingMessage], _ failure: SinkFailure) {
         if failure == .notConnected { connected = false }
+        // Rendered once, not per message: the configs are the largest set to render.
+        let configs = discovery.owned
+        let pictures = clock.owned
         for message in messages {
             retained.unsent(message.topic)
-            if discovery.owned.contains(message.topic) {
+            if configs.contains(message.topic) {
                 announcedUnit = nil
-            } else if clock.owned.contains(message.topic) {
+            } else if pictures.contains(message.topic) {
                 clock.forget()
             } else {
                 lights.forget()
