@@ -7,8 +7,8 @@ package struct CommandRouter: Sendable {
     package enum Command: Sendable {
         /// A settings change; `replyRefused` says why its MQTT 5 response topic gets no answer.
         case settings(SettingsRequest, replyRefused: String?)
-        /// Fetch prices now.
-        case refresh
+        /// Fetch prices now: every profile's when sent to the first, else the profile's own.
+        case refresh(profile: String)
         /// Home Assistant (re)started.
         case homeAssistantOnline
     }
@@ -38,7 +38,8 @@ package struct CommandRouter: Sendable {
 
     /// The command `message` carries, or nil when it carries none.
     package func command(from message: MQTTMessage) -> Command? {
-        if message.topic == topics.refresh, !message.retain { return .refresh }
+        let (profile, topic) = topics.addressee(of: message.topic)
+        if topic == topics.refresh, !message.retain { return .refresh(profile: profile) }
         if message.topic == homeAssistantStatus { return message.text == "online" ? .homeAssistantOnline : nil }
         return routed(message).map { .settings($0.request, replyRefused: $0.replyRefused) }
     }
@@ -52,15 +53,16 @@ package struct CommandRouter: Sendable {
 
     /// The request `message` carries, and why its response topic gets no answer, if it does not.
     private func routed(_ message: MQTTMessage) -> (request: SettingsRequest, replyRefused: String?)? {
-        guard let command = topics.settingsCommand(message.topic) else { return nil }
+        let (profile, topic) = topics.addressee(of: message.topic)
+        guard let command = topics.settingsCommand(topic) else { return nil }
         if message.retain, message.payload.isEmpty { return nil }
         let address = message.responseTopic.flatMap { $0.isEmpty ? nil : $0 }
         let replyRefused = address.flatMap(replies.refusal(for:))
         let reply = address.flatMap { replyRefused == nil ? ReplyRoute(address: $0, correlation: message.correlationData) : nil }
-        var patch: Result<SettingsPatch, SettingsError>
+        var update: Result<SettingsUpdate, SettingsError>
         if message.retain {
             // A retained command would be replayed on every reconnect and undo later changes.
-            patch = .failure(
+            update = .failure(
                 .notAllowed(
                     field: message.topic,
                     reason:
@@ -69,19 +71,22 @@ package struct CommandRouter: Sendable {
         } else {
             switch command {
             case .object:
-                patch = Result { () throws(SettingsError) in try SettingsPatch.parse(object: message.payload, sources: sources) }
+                update = Result { () throws(SettingsError) in
+                    try SettingsUpdate.parse(object: message.payload, sources: sources, profile: profile)
+                }
             case let .field(name):
-                patch = Result { () throws(SettingsError) in try SettingsPatch.parse(field: name, plain: message.payload, sources: sources)
+                update = Result { () throws(SettingsError) in
+                    try SettingsUpdate.parse(field: name, plain: message.payload, sources: sources, profile: profile)
                 }
             }
         }
         // Whoever can publish here must not point the daemon at any URL unless the owner allowed it.
-        if case let .success(parsed) = patch, parsed.values[.customURL] != nil, !allowRemoteURL {
-            patch = .failure(
+        if case let .success(parsed) = update, !allowRemoteURL, parsed.setsCustomURL {
+            update = .failure(
                 .notAllowed(
                     field: "custom_url",
                     reason: "changing it over MQTT is disabled; start energyclock with --allow-remote-url to allow it"))
         }
-        return (SettingsRequest(patch: patch, reply: reply), replyRefused)
+        return (SettingsRequest(update: update, profile: profile, reply: reply), replyRefused)
     }
 }

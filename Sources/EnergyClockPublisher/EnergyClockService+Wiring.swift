@@ -25,8 +25,8 @@ extension EnergyClockService {
         package var publisher: PublisherOptions
         /// Whether `custom_url` may be changed over MQTT.
         package var allowRemoteURL = false
-        /// Settings from the command line, applied over the saved ones at start.
-        package var overrides: SettingsPatch?
+        /// Settings from the command line (profiles too), applied over the saved ones at start.
+        package var overrides: SettingsUpdate?
         /// The program's logger; each part logs through it under its own label.
         package var logger: Logger
         /// The spread of every fetch delay, from −1 to 1.
@@ -56,8 +56,10 @@ extension EnergyClockService {
         let publisher = MQTTPublisher(
             sink: client, topics: parts.topics, options: parts.publisher, logger: logger("publisher"), health: parts.stateDirectory,
             clock: parts.publisherClock)
+        var configuration = parts.manager
+        configuration.reservedProfileNames.formUnion(TopicTree.leaves)
         let manager = try PriceManager(
-            configuration: parts.manager, store: try PriceStore(directory: parts.stateDirectory), catalog: parts.catalog,
+            configuration: configuration, store: try PriceStore(directory: parts.stateDirectory), catalog: parts.catalog,
             clock: parts.clock, output: publisher, logger: logger("manager"), overrides: parts.overrides, jitter: parts.jitter
         )
         let router = CommandRouter(

@@ -34,6 +34,8 @@ package final class EnergyClockService: Sendable {
     /// Connects, then follows prices and the broker until the task is cancelled or a part fails;
     /// shuts down cleanly either way, and rethrows a failure other than the cancellation.
     package func run() async throws {
+        let manager = manager
+        await publisher.keepLedger { owned in await manager.saveNote(RetainedTopics.ledgerNote, owned) }
         client.start()
         var failure: (any Error)?
         do {
@@ -62,7 +64,7 @@ package final class EnergyClockService: Sendable {
                 logger.info("connected to \(client.broker) as \(options.clientID) (MQTT \(options.version.rawValue))")
                 let previous = await manager.note(RetainedTopics.ledgerNote)
                 let owned = await publisher.connectionUp(
-                    manager.snapshot(), previouslyRetained: previous, broker: client.broker.description)
+                    manager.snapshots(), previouslyRetained: previous, broker: client.broker.description)
                 if owned != previous { await manager.saveNote(RetainedTopics.ledgerNote, owned) }
             case let .droppedRepeatedly(count):
                 logger.error(
@@ -89,9 +91,9 @@ package final class EnergyClockService: Sendable {
                         )
                     }
                     await manager.submit(request)
-                case .refresh?:
-                    logger.info("refresh requested over MQTT")
-                    await manager.refreshNow()
+                case let .refresh(profile)?:
+                    logger.info("refresh requested over MQTT\(profile == Profiles.firstName ? "" : " for profile \(profile)")")
+                    await manager.refreshNow(profile: profile == Profiles.firstName ? nil : profile)
                 case .homeAssistantOnline?:
                     // Returns at once: the publisher waits out the random delay in its own task.
                     await publisher.homeAssistantRestarted()
@@ -101,9 +103,10 @@ package final class EnergyClockService: Sendable {
         }
     }
 
-    /// Publishes `offline`, disconnects and closes the store.
+    /// Publishes `offline`, keeps the newest ledger, disconnects and closes the store.
     private func shutdown() async {
         await publisher.goOffline()
+        if let owned = await publisher.newestLedger { await manager.saveNote(RetainedTopics.ledgerNote, owned) }
         await client.stop()
         await manager.close()
         logger.info("stopped")

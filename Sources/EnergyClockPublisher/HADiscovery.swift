@@ -45,8 +45,21 @@ package struct HADiscovery: Sendable {
         String(topics.prefix.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") ? $0 : "_" })
     }
 
+    /// The device's name on the dashboard: `energyclock`, `energyclock <node>` under another
+    /// prefix, and the profile's name after it for a profile other than the first.
+    static func deviceName(node: String, profile: String?) -> String {
+        let rootNode = profile.map { String(node.dropLast($0.count + 1)) } ?? node
+        let name = rootNode == "energyclock" ? "energyclock" : "energyclock \(rootNode)"
+        return profile.map { "\(name) \($0)" } ?? name
+    }
+
     /// Every entity's config for `topics`, prices in `unit`; empty payloads in `remove` mode.
-    package func configs(_ topics: TopicTree, unit: String = Settings.defaults.unit) -> [Config] {
+    ///
+    /// A profile other than the first (`profile`, with `topics` its own tree) is a device of its
+    /// own, available through the daemon's `availability` topic.
+    package func configs(
+        _ topics: TopicTree, unit: String = Settings.defaults.unit, availability: String? = nil, profile: String? = nil
+    ) -> [Config] {
         guard mode != .off else { return [] }
         let node = Self.nodeID(topics)
         let none = "None"  // Home Assistant's "unknown" for a rendered template.
@@ -156,14 +169,14 @@ package struct HADiscovery: Sendable {
             w.beginObject()
             for (key, value) in entity.fields { value.write(key, to: &w) }
             w.field("unique_id", "\(node)_\(entity.object)")
-            w.field("availability_topic", topics.status)
+            w.field("availability_topic", availability ?? topics.status)
             w.key("device")
             w.beginObject()
             w.key("identifiers")
             w.beginArray()
             w.string("energyclock_\(node)")
             w.endArray()
-            w.field("name", node == "energyclock" ? "energyclock" : "energyclock \(node)")
+            w.field("name", Self.deviceName(node: node, profile: profile))
             w.field("manufacturer", "energyclock")
             w.field("model", "Day-ahead price daemon")
             w.field("sw_version", EnergyClockVersion.string)

@@ -34,7 +34,8 @@ package enum LineProtocol {
     }
 
     /// The point of the current slot: its prices, band and thresholds, stamped with the slot's start
-    /// so that republishing the same slot overwrites rather than adds.
+    /// so that republishing the same slot overwrites rather than adds. A profile other than the
+    /// first is named in a `profile` tag; the first has none, and keeps the series it always had.
     package static func currentPoint(_ snapshot: Snapshot) -> String? {
         guard let current = snapshot.current else { return nil }
         var fields = [("price", DecimalFormat.string(current.price)), ("market_price", DecimalFormat.string(current.slot.market))]
@@ -47,7 +48,10 @@ package enum LineProtocol {
         fields.append(("stale", snapshot.stale ? "true" : "false"))
         return line(
             measurement: "energy_price",
-            tags: [("source", snapshot.source), ("zone", snapshot.settings.zone), ("band", current.band?.rawValue ?? "")],
+            tags: [
+                ("source", snapshot.source), ("zone", snapshot.settings.zone), ("band", current.band?.rawValue ?? ""),
+                ("profile", snapshot.profile == Profiles.firstName ? "" : snapshot.profile),
+            ],
             fields: fields, time: current.slot.start
         )
     }

@@ -10,6 +10,12 @@ extension MQTTPublisher {
         }
     }
 
+    /// Hands the newest ledger to the keeper; a save that runs late still saves the newest.
+    private func keepNewestLedger() async {
+        guard let ledgerKeeper, let newestLedger else { return }
+        await ledgerKeeper(newestLedger)
+    }
+
     /// Runs one drawing or wake-up and reports its end; a drawing stopped by cancellation is
     /// reported without a picture.
     private nonisolated func carry(_ job: PublisherState.Action) async {
@@ -17,7 +23,7 @@ extension MQTTPublisher {
         case let .wake(timer, time):
             guard (try? await clock.sleep(until: time)) != nil else { return }
             await handle(.timer(timer))
-        case let .draw(face, key, time):
+        case let .draw(face, profile, key, time):
             try? await clock.sleep(until: time)
             var result: Result<PublisherState.Pictures, ClockRenderer.Failure>?
             if !Task.isCancelled {
@@ -25,7 +31,8 @@ extension MQTTPublisher {
                     result = .failure(error)
                 }
             }
-            await handle(.clockDrawn(key, Task.isCancelled ? nil : result))
+            await handle(.clockDrawn(profile: profile, key, Task.isCancelled ? nil : result))
+        case .ledger: await keepNewestLedger()
         default: break
         }
     }

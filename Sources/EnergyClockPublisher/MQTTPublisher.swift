@@ -16,6 +16,10 @@ package actor MQTTPublisher: ManagerOutput {
     var state: PublisherState
     /// The topic of each recent publish by message id, to name a publish the broker refuses.
     var topicsByMessageID: [Int32: String] = [:]
+    /// Where the ledger of retained topics is kept between runs, once ``keepLedger(with:)`` set it.
+    var ledgerKeeper: (@Sendable (Set<String>) async -> Void)?
+    /// The newest ledger: every retained topic published now; nil before the first connect.
+    package private(set) var newestLedger: Set<String>?
     let jobs: AsyncStream<PublisherState.Action>
     let newJob: AsyncStream<PublisherState.Action>.Continuation
 
@@ -33,19 +37,37 @@ package actor MQTTPublisher: ManagerOutput {
         (jobs, newJob) = AsyncStream.makeStream()
     }
 
-    /// Shows `snapshot` on the retained topics, the lights and the line-protocol topic.
+    /// Shows `snapshot` on its profile's retained topics, lights and line-protocol topic.
     package func publish(_ snapshot: Snapshot) async {
         let points = handle(.snapshot(snapshot)).points
         if !points.isEmpty { await options.influx?.enqueue(points) }
     }
+
+    /// Shows every profile's snapshot: what describes now of each before the day's payloads of any.
+    package func publish(all snapshots: [Snapshot]) async {
+        let points = handle(.snapshots(snapshots)).points
+        if !points.isEmpty { await options.influx?.enqueue(points) }
+    }
+
+    /// Clears the removed profile's retained topics and Home Assistant entities.
+    package func removed(profile name: String) { handle(.removed(profile: name)) }
+
+    /// Keeps every later ledger (the retained topics published, after a profile came or went)
+    /// with `keeper`, so that the next start clears what is no longer published.
+    package func keepLedger(with keeper: @escaping @Sendable (Set<String>) async -> Void) { ledgerKeeper = keeper }
 
     /// Answers a settings request on `settings/result`, and on its own response topic with MQTT 5.
     package func report(_ outcome: SettingsOutcome) { handle(.answered(outcome)) }
 
     /// After a (re)connect: subscribe, announce, republish and clear what `previouslyRetained`
     /// holds that is no longer published; returns every retained topic now published.
+    package func connectionUp(_ snapshots: [Snapshot], previouslyRetained: Set<String> = [], broker: String? = nil) -> Set<String> {
+        handle(.connected(snapshots, previouslyRetained: previouslyRetained, broker: broker)).ledger ?? []
+    }
+
+    /// ``connectionUp(_:previouslyRetained:broker:)-([Snapshot],_,_)`` with the first profile only.
     package func connectionUp(_ snapshot: Snapshot, previouslyRetained: Set<String> = [], broker: String? = nil) -> Set<String> {
-        handle(.connected(snapshot, previouslyRetained: previouslyRetained, broker: broker)).ledger ?? []
+        connectionUp([snapshot], previouslyRetained: previouslyRetained, broker: broker)
     }
 
     /// The connection dropped; stop sending until it is back.
@@ -108,7 +130,11 @@ package actor MQTTPublisher: ManagerOutput {
             case .draw, .wake: newJob.yield(action)
             case let .record(point): points.append(point)
             case let .log(level, line): logger.log(level, line)
-            case let .ledger(owned): ledger = owned
+            case let .ledger(owned):
+                ledger = owned
+                newestLedger = owned
+                // The connect's ledger goes back to the caller, who keeps it; later ones a job keeps.
+                if case .connected = event {} else { newJob.yield(action) }
             }
         }
         if let failure { handle(.undelivered(undelivered, failure)) }

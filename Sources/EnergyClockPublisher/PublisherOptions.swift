@@ -1,3 +1,4 @@
+import EnergyClockCore
 import EnergyClockFace
 
 /// What the publisher adds to the core topic tree.
@@ -6,8 +7,10 @@ package struct PublisherOptions: Sendable {
     package var cheapestHours: [Int]
     /// Home Assistant discovery, or nil for none.
     package var discovery: HADiscovery?
-    /// Lights to drive directly.
+    /// Lights to drive directly, showing the first profile.
     package var leds: [LEDTarget]
+    /// Lights showing another profile, by the profile's name (`--led TYPE:TOPIC@PROFILE`).
+    package var profileLEDs: [String: [LEDTarget]] = [:]
     /// Zigbee2MQTT's base topic.
     package var z2mBaseTopic: String
     /// Where line protocol is also written over HTTP, or nil.
@@ -36,6 +39,11 @@ package struct PublisherOptions: Sendable {
         self.leds = leds
         self.z2mBaseTopic = z2mBaseTopic
         self.influx = influx
+    }
+
+    /// The lights that show the profile `name`.
+    func leds(following name: String) -> [LEDTarget] {
+        (name == Profiles.firstName ? leds : []) + (profileLEDs[name] ?? [])
     }
 
     /// The topic Home Assistant announces restarts on, when discovery is on.

@@ -4,19 +4,23 @@ import FoundationEssentials
 
 extension PublisherState {
     /// After a (re)connect: subscribe, announce `online` and the entities, republish every topic
-    /// from `snapshot`, and clear the retained topics in `previous` that are no longer published
-    /// (a window length or an entity dropped from the configuration, an old prefix).
-    mutating func connect(_ snapshot: Snapshot, _ previous: Set<String>, _ broker: String?, _ now: Date, _ actions: inout [Action]) {
+    /// of every profile in `snapshots`, and clear the retained topics in `previous` that are no
+    /// longer published (a window length or an entity dropped from the configuration, a removed
+    /// profile, an old prefix).
+    mutating func connect(_ snapshots: [Snapshot], _ previous: Set<String>, _ broker: String?, _ now: Date, _ actions: inout [Action]) {
         connected = true
-        latest = snapshot
+        let names = Set(snapshots.map(\.profile))
+        for name in order where !names.contains(name) && name != Profiles.firstName { views[name] = nil }
+        order.removeAll { !names.contains($0) && $0 != Profiles.firstName }
+        for snapshot in snapshots { hold(snapshot) }
         // Retain-as-published lets a live retained command be told apart and refused (MQTT 5).
         actions += topics.subscriptions.map { .subscribe($0, retainAsPublished: true) }
         if let homeAssistantStatus { actions.append(.subscribe(homeAssistantStatus, retainAsPublished: false)) }
         actions.append(.send(OutgoingMessage(topics.status, "online", retain: true)))
         note(health.connection(true, at: now, broker: broker), &actions)
         republishEverything(now, &actions)
-        note(health.published(snapshot, at: now), &actions)
-        let owned = retained.owned(for: snapshot).union(discovery.owned).union(clock.owned)
+        if let first = latest { note(health.published(first, at: now), &actions) }
+        let owned = ownedTopics
         for topic in previous.subtracting(owned).sorted() {
             actions.append(.log(.info, "clearing \(topic), which this configuration no longer publishes"))
             actions.append(.send(OutgoingMessage(topic, "", retain: true)))
@@ -24,62 +28,139 @@ extension PublisherState {
         actions.append(.ledger(owned))
     }
 
-    /// Everything is sent again from the newest snapshot, as if the broker held nothing.
-    mutating func republishEverything(_ now: Date, _ actions: inout [Action]) {
-        announcedUnit = nil
-        clock.forget()
-        retained.forget()
-        lights.forget()
-        if let latest, connected { show(latest, now, &actions) }
+    /// Every retained topic published now: `status`, each profile's, and the list of profiles.
+    var ownedTopics: Set<String> {
+        var owned: Set<String> = [topics.status]
+        for view in views.values { owned.formUnion(view.owned) }
+        if order.count > 1 { owned.insert(topics.profiles) }
+        return owned
     }
 
-    /// What `snapshot` changes, in order: what describes now, the discovery configs when the unit
-    /// changed, the lights, the day's larger payloads, then the clock's pictures.
-    mutating func show(_ snapshot: Snapshot, _ now: Date, _ actions: inout [Action]) {
-        send(retained.changes(in: .now, of: snapshot), &actions)
-        if announcedUnit != snapshot.settings.unit {
-            announcedUnit = snapshot.settings.unit
-            actions += discovery.messages(unit: snapshot.settings.unit).map(Action.send)
+    /// Keeps `snapshot` as its profile's newest, making the profile's view when it is new.
+    mutating func hold(_ snapshot: Snapshot) {
+        let name = snapshot.profile
+        if views[name] == nil {
+            views[name] = ProfileView(name: name, root: topics, options: options)
+            order.append(name)
         }
-        let commands = lights.commands(for: snapshot)
+        views[name]!.latest = snapshot
+    }
+
+    /// Everything is sent again from the newest snapshots, as if the broker held nothing.
+    mutating func republishEverything(_ now: Date, _ actions: inout [Action]) {
+        for name in order { views[name]?.forget() }
+        profilesShown = nil
+        show(order.compactMap { views[$0]?.latest }, now, &actions, republishing: true)
+    }
+
+    /// Shows `snapshots`, in order: what describes now for each, then the discovery configs whose
+    /// unit changed and the lights, then the day's larger payloads and the list of profiles, then
+    /// the clocks' pictures; last the line-protocol points and `health.json`, which a republish
+    /// of what is already known leaves out.
+    mutating func show(_ snapshots: [Snapshot], _ now: Date, _ actions: inout [Action], republishing: Bool = false) {
+        let before = order.count
+        for snapshot in snapshots { hold(snapshot) }
+        if connected {
+            for snapshot in snapshots {
+                send(views[snapshot.profile]!.retained.changes(in: .now, of: snapshot), to: snapshot.profile, &actions)
+            }
+            for snapshot in snapshots { showDevices(snapshot, &actions) }
+            for snapshot in snapshots {
+                send(views[snapshot.profile]!.retained.changes(in: .day, of: snapshot), to: snapshot.profile, &actions)
+            }
+            showProfiles(&actions)
+            for snapshot in snapshots { drawClock(snapshot, now, &actions) }
+        }
+        guard !republishing else { return }
+        for snapshot in snapshots {
+            guard let point = views[snapshot.profile]!.lineProtocol.newPoint(for: snapshot) else { continue }
+            if connected { actions.append(.send(OutgoingMessage(views[snapshot.profile]!.topics.influx, point, retain: false))) }
+            actions.append(.record(point))
+        }
+        if connected, let first = snapshots.first(where: { $0.profile == Profiles.firstName }) {
+            note(health.published(first, at: now), &actions)
+        }
+        if connected, order.count != before { actions.append(.ledger(ownedTopics)) }
+    }
+
+    /// The discovery configs when the unit changed, and the lights.
+    private mutating func showDevices(_ snapshot: Snapshot, _ actions: inout [Action]) {
+        let name = snapshot.profile
+        if views[name]!.announcedUnit != snapshot.settings.unit {
+            views[name]!.announcedUnit = snapshot.settings.unit
+            actions += views[name]!.discovery.messages(unit: snapshot.settings.unit).map(Action.send)
+        }
+        let commands = views[name]!.lights.commands(for: snapshot)
         if !commands.isEmpty {
             actions += commands.map(Action.send)
-            lights.shown(snapshot, commands: commands)
+            views[name]!.lights.shown(snapshot, commands: commands)
         }
-        send(retained.changes(in: .day, of: snapshot), &actions)
-        drawClock(snapshot, now, &actions)
     }
 
-    /// Sends retained changes, noted as held by the broker until they are reported undelivered.
-    private mutating func send(_ changes: [OutgoingMessage], _ actions: inout [Action]) {
+    /// `profiles`: every profile's settings by name while there is more than one, else nothing.
+    private mutating func showProfiles(_ actions: inout [Action]) {
+        var payload: String?
+        if order.count > 1 {
+            var w = JSONWriter()
+            w.beginObject()
+            for name in order {
+                guard let settings = views[name]?.latest?.settings else { continue }
+                w.key(name)
+                settings.write(to: &w, shown: true)
+            }
+            w.endObject()
+            payload = w.output
+        }
+        guard payload != profilesShown else { return }
+        profilesShown = payload
+        actions.append(.send(OutgoingMessage(topics.profiles, payload ?? "", retain: true)))
+    }
+
+    /// The profile `name` is gone: its retained topics, discovery configs and pictures are
+    /// cleared, and the ledger no longer holds them.
+    mutating func remove(_ name: String, _ actions: inout [Action]) {
+        guard name != Profiles.firstName, let view = views[name] else { return }
+        views[name] = nil
+        order.removeAll { $0 == name }
+        guard connected else { return }
+        let cleared = view.owned.sorted().map { OutgoingMessage($0, "", retain: true) }
+        actions.append(.log(.info, "profile \(name) removed; clearing its \(cleared.count) retained topics"))
+        actions += cleared.map(Action.send)
+        showProfiles(&actions)
+        actions.append(.ledger(ownedTopics))
+    }
+
+    /// Sends a profile's retained changes, noted as held by the broker until reported undelivered.
+    private mutating func send(_ changes: [OutgoingMessage], to name: String, _ actions: inout [Action]) {
         for message in changes {
-            retained.sent(message)
+            views[name]!.retained.sent(message)
             actions.append(.send(message))
         }
     }
 
-    /// Draws the clock pictures when what they show changed, at most once a second; a change
-    /// during a drawing is drawn after it, from the newest snapshot.
+    /// Draws a profile's clock pictures when what they show changed, at most once a second; a
+    /// change during a drawing is drawn after it, from the newest snapshot.
     private mutating func drawClock(_ snapshot: Snapshot, _ now: Date, _ actions: inout [Action]) {
-        guard case let .draw(face, key, time) = clock.decide(for: snapshot, at: now) else { return }
-        actions.append(.draw(face, key: key, at: time))
+        guard case let .draw(face, key, time) = views[snapshot.profile]!.clock.decide(for: snapshot, at: now) else { return }
+        actions.append(.draw(face, profile: snapshot.profile, key: key, at: time))
     }
 
     mutating func clockDrawn(
-        _ key: ClockOutput.Key, _ result: Result<Pictures, ClockRenderer.Failure>?, _ now: Date, _ actions: inout [Action]
+        _ name: String, _ key: ClockOutput.Key, _ result: Result<Pictures, ClockRenderer.Failure>?, _ now: Date, _ actions: inout [Action]
     ) {
+        guard views[name] != nil else { return }
         switch result {
         case nil:
-            clock.abandoned()
+            views[name]!.clock.abandoned()
         case let .failure(failure)?:
-            let (pause, log) = clock.failed(failure.kind, at: now)
+            let (pause, log) = views[name]!.clock.failed(failure.kind, at: now)
             if log { actions.append(.log(.error, "could not draw the clock: \(failure); trying again in \(pause.components.seconds) s")) }
         case let .success(pictures)?:
-            let (messages, recovered) = clock.drawn(key, pictures)
+            let (messages, recovered) = views[name]!.clock.drawn(key, pictures)
             if recovered { actions.append(.log(.info, "the clock is drawn again")) }
             guard connected else { return }
             actions += messages.map(Action.send)
-            if let latest { drawClock(latest, now, &actions) }
+            if let latest = views[name]!.latest { drawClock(latest, now, &actions) }
         }
     }
 
@@ -87,18 +168,24 @@ extension PublisherState {
     /// everything after the next connect when the connection is gone.
     mutating func undelivered(_ messages: [OutgoingMessage], _ failure: SinkFailure) {
         if failure == .notConnected { connected = false }
-        // Rendered once, not per message: the configs are the largest set to render.
-        let configs = discovery.owned
-        let pictures = clock.owned
-        for message in messages {
-            retained.unsent(message.topic)
-            if configs.contains(message.topic) {
-                announcedUnit = nil
-            } else if pictures.contains(message.topic) {
-                clock.forget()
-            } else {
-                lights.forget()
+        for name in order {
+            guard var view = views[name] else { continue }
+            // Rendered once per profile, not per message: the configs are the largest set to render.
+            let configs = view.discovery.owned
+            let pictures = view.clock.owned
+            for message in messages {
+                view.retained.unsent(message.topic)
+                if configs.contains(message.topic) {
+                    view.announcedUnit = nil
+                } else if pictures.contains(message.topic) {
+                    view.clock.forget()
+                } else if message.topic == topics.profiles {
+                    profilesShown = nil
+                } else {
+                    view.lights.forget()
+                }
             }
+            views[name] = view
         }
     }
 

@@ -16,20 +16,26 @@ struct PublisherState {
 
     /// Something that happened to the publisher.
     enum Event {
-        /// `broker` accepted the connection; `previouslyRetained` is the ledger of the last one.
-        case connected(Snapshot, previouslyRetained: Set<String>, broker: String?)
+        /// `broker` accepted the connection, with these snapshots of the profiles (the first first);
+        /// `previouslyRetained` is the ledger of the last one.
+        case connected([Snapshot], previouslyRetained: Set<String>, broker: String?)
         /// The connection dropped, or the broker refused it.
         case disconnected
-        /// The manager has a new snapshot.
+        /// The manager has a new snapshot of one profile.
         case snapshot(Snapshot)
+        /// The manager has new snapshots of every profile: what describes now goes out for all
+        /// of them before any of the day's larger payloads.
+        case snapshots([Snapshot])
+        /// The profile was removed: its topics and entities are cleared.
+        case removed(profile: String)
         /// A settings request was handled.
         case answered(SettingsOutcome)
         /// Home Assistant said `online`; it is answered after `delay`.
         case homeAssistantOnline(delay: Duration)
         /// A wake-up asked for by ``Action/wake(_:at:)`` is due.
         case timer(Timer)
-        /// A drawing ended: with pictures, with a failure, or stopped (nil).
-        case clockDrawn(ClockOutput.Key, Result<Pictures, ClockRenderer.Failure>?)
+        /// A profile's drawing ended: with pictures, with a failure, or stopped (nil).
+        case clockDrawn(profile: String, ClockOutput.Key, Result<Pictures, ClockRenderer.Failure>?)
         /// These messages did not reach the connection, for this reason; later ones were not tried
         /// once it said `notConnected`.
         case undelivered([OutgoingMessage], SinkFailure)
@@ -53,8 +59,8 @@ struct PublisherState {
         case subscribe(String, retainAsPublished: Bool)
         /// Hand a message to the connection; after a `notConnected`, the rest are not tried.
         case send(OutgoingMessage)
-        /// Draw the clock at `at` (now or within a second) and report it as `key`.
-        case draw(ClockFace, key: ClockOutput.Key, at: Date)
+        /// Draw the profile's clock at `at` (now or within a second) and report it as `key`.
+        case draw(ClockFace, profile: String, key: ClockOutput.Key, at: Date)
         /// Send ``Event/timer(_:)`` at this time.
         case wake(Timer, at: Date)
         /// Write `health.json`.
@@ -68,17 +74,16 @@ struct PublisherState {
     }
 
     let topics: TopicTree
+    let options: PublisherOptions
     let homeAssistantStatus: String?
     var connected = false
-    var latest: Snapshot?
-    var retained: RetainedTopics
-    var lights: LEDDriver
-    var lineProtocol = LineProtocolOutput()
+    /// What is shown of each profile, by name.
+    var views: [String: ProfileView] = [:]
+    /// The profiles' names, the first first.
+    var order: [String] = [Profiles.firstName]
+    /// The payload last sent on `profiles`, nil when it is not held (one profile only).
+    var profilesShown: String?
     var answers: SettingsAnswers
-    let discovery: DiscoveryAnnouncer
-    /// The price unit of the discovery configs last announced; they follow the currency setting.
-    var announcedUnit: String?
-    var clock: ClockOutput
     var health: HealthOutput
     /// A republish for Home Assistant's `online` is waiting out its delay; more `online`s join it.
     var homeAssistantPending = false
@@ -88,14 +93,15 @@ struct PublisherState {
     /// A publisher for `topics` with `options` that has sent nothing and is not connected since `now`.
     init(topics: TopicTree, options: PublisherOptions, now: Date) {
         self.topics = topics
+        self.options = options
         homeAssistantStatus = options.homeAssistantStatus
-        retained = RetainedTopics(topics: topics, cheapestHours: options.cheapestHours)
-        lights = LEDDriver(leds: options.leds, z2mBaseTopic: options.z2mBaseTopic)
         answers = SettingsAnswers(topics: topics)
-        discovery = DiscoveryAnnouncer(discovery: options.discovery, topics: topics)
-        clock = ClockOutput(topics: topics, enabled: options.clockImage)
         health = HealthOutput(now: now)
+        views[Profiles.firstName] = ProfileView(name: Profiles.firstName, root: topics, options: options)
     }
+
+    /// The first profile's newest snapshot.
+    var latest: Snapshot? { views[Profiles.firstName]?.latest }
 
     /// What to do about `event`, which happened at `now`.
     mutating func handle(_ event: Event, at now: Date) -> [Action] {
@@ -105,19 +111,15 @@ struct PublisherState {
         case .disconnected:
             connected = false
             note(health.connection(false, at: now), &actions)
-        case let .snapshot(snapshot):
-            latest = snapshot
-            let point = lineProtocol.newPoint(for: snapshot)
-            if connected {
-                show(snapshot, now, &actions)
-                if let point { actions.append(.send(OutgoingMessage(topics.influx, point, retain: false))) }
-                note(health.published(snapshot, at: now), &actions)
-            }
-            if let point { actions.append(.record(point)) }
+        case let .snapshot(snapshot): show([snapshot], now, &actions)
+        case let .snapshots(snapshots): show(snapshots, now, &actions)
+        case let .removed(name): remove(name, &actions)
         case let .answered(outcome):
             guard connected else { break }
             if case let .failure(error) = outcome.result, let line = answers.logLine(for: error) { actions.append(.log(.warning, line)) }
-            actions += answers.messages(for: outcome, settings: latest?.settings).map(Action.send)
+            // To the tree it was sent to, also when that profile is gone or never was.
+            let tree = outcome.profile == Profiles.firstName ? topics : topics.profile(outcome.profile)
+            actions += answers.messages(for: outcome, topics: tree, settings: views[outcome.profile]?.latest?.settings).map(Action.send)
         case let .homeAssistantOnline(delay):
             guard !homeAssistantPending else { break }
             homeAssistantPending = true
@@ -128,7 +130,7 @@ struct PublisherState {
             actions.append(.log(.info, "Home Assistant restarted; republishing discovery and states"))
             republishEverything(now, &actions)
         case .timer(.health): note(health.due(at: now), &actions)
-        case let .clockDrawn(key, result): clockDrawn(key, result, now, &actions)
+        case let .clockDrawn(name, key, result): clockDrawn(name, key, result, now, &actions)
         case let .undelivered(messages, failure): undelivered(messages, failure)
         case let .refused(topic, reason):
             guard refusedTopics.insert(topic ?? "").inserted else { break }

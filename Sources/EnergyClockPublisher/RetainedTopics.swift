@@ -35,9 +35,15 @@ struct RetainedTopics {
         return rendered.filter { held[$0.topic] != $0.payload }.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
     }
 
-    /// Every retained topic this configuration publishes, `status` included.
+    /// Every retained topic this tree publishes for `snapshot`, `status` excluded (it is the daemon's).
     func owned(for snapshot: Snapshot) -> Set<String> {
-        Set(Payloads.render(snapshot, topics: topics, cheapestHours: cheapestHours).map(\.topic) + [topics.status])
+        Set(Payloads.render(snapshot, topics: topics, cheapestHours: cheapestHours).map(\.topic))
+    }
+
+    /// Empty retained messages for every topic this tree published for `snapshot`: the broker
+    /// deletes them.
+    func clearing(_ snapshot: Snapshot) -> [OutgoingMessage] {
+        owned(for: snapshot).sorted().map { OutgoingMessage($0, "", retain: true) }
     }
 
     /// Notes that the broker now holds `message`.

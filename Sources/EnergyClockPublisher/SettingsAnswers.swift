@@ -11,14 +11,15 @@ struct SettingsAnswers {
         self.topics = topics
     }
 
-    /// The messages that answer `outcome`, given the settings in force.
-    func messages(for outcome: SettingsOutcome, settings: Settings?) -> [OutgoingMessage] {
+    /// The messages that answer `outcome` in the tree of the profile it was sent to (`tree`),
+    /// given that profile's settings in force.
+    func messages(for outcome: SettingsOutcome, topics tree: TopicTree, settings: Settings?) -> [OutgoingMessage] {
         let json = outcome.json
         var messages: [OutgoingMessage] = []
         if case .failure = outcome.result, let settings {
-            messages.append(OutgoingMessage(topics.settings, settings.shownJSON, retain: true))
+            messages.append(OutgoingMessage(tree.settings, settings.shownJSON, retain: true))
         }
-        messages.append(OutgoingMessage(topics.settingsResult, json, retain: false))
+        messages.append(OutgoingMessage(tree.settingsResult, json, retain: false))
         if let reply = outcome.reply {
             messages.append(OutgoingMessage(reply.address, json, retain: false, correlation: reply.correlation))
         }

@@ -31,6 +31,19 @@ package struct TopicTree: Sendable, Equatable {
 
     func topic(_ suffix: String) -> String { "\(prefix)/\(suffix)" }
 
+    /// The tree of the profile `name`: the same leaves under `<prefix>/<name>`.
+    package func profile(_ name: String) -> TopicTree { TopicTree(prefix: topic(name)) }
+
+    /// The first level of every topic the first profile's tree uses, and the words kept for later
+    /// parts of the tree: no profile may take one as its name, or its topics would mix with them.
+    package static let leaves: Set<String> = [
+        "status", "price", "color", "thresholds", "current", "next", "prices", "settings", "stale", "stats", "cheapest",
+        "clock", "influx", "refresh", "reply", "profiles", "plan", "plans", "led", "leds",
+    ]
+
+    /// The retained list of profiles: every profile's effective settings by name, JSON.
+    package var profiles: String { topic("profiles") }
+
     /// Where MQTT 5 requesters may ask for answers by default: `<prefix>/reply/…`; the daemon
     /// publishes nothing of its own there.
     package var reply: String { topic("reply") }
@@ -82,8 +95,24 @@ package struct TopicTree: Sendable, Equatable {
     /// The subscription that covers every per-field set topic.
     package var settingsFieldFilter: String { topic("settings/+/set") }
 
-    /// Every filter energyclock subscribes to under its prefix.
-    package var subscriptions: [String] { [settingsSet, settingsFieldFilter, refresh] }
+    /// Every filter energyclock subscribes to under its prefix: the first profile's commands, and
+    /// those of every other profile one level down.
+    package var subscriptions: [String] {
+        [settingsSet, settingsFieldFilter, refresh, topic("+/settings/set"), topic("+/settings/+/set"), topic("+/refresh")]
+    }
+
+    /// The profile `topic` is a command of, and the command's topic as it would be in the first
+    /// profile's tree: `<prefix>/export/settings/set` is `export`'s `<prefix>/settings/set`. A
+    /// topic of the first profile's tree is the first profile's.
+    package func addressee(of topic: String) -> (profile: String, topic: String) {
+        let head = self.topic("")
+        guard topic.hasPrefix(head) else { return (Profiles.firstName, topic) }
+        let rest = topic.dropFirst(head.count)
+        guard let slash = rest.firstIndex(of: "/") else { return (Profiles.firstName, topic) }
+        let name = String(rest[..<slash])
+        guard !Self.leaves.contains(name) else { return (Profiles.firstName, topic) }
+        return (name, head + rest[rest.index(after: slash)...])
+    }
 
     /// Which settings command `topic` is, if any.
     package func settingsCommand(_ topic: String) -> SettingsCommand? {

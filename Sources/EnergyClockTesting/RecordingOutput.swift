@@ -6,13 +6,18 @@ import Synchronization
 package final class RecordingOutput: ManagerOutput {
     package init() {}
 
-    private let state = Mutex<(snapshots: [Snapshot], outcomes: [SettingsOutcome])>(([], []))
+    private let state = Mutex<(snapshots: [Snapshot], outcomes: [SettingsOutcome], removed: [String])>(([], [], []))
 
     package var snapshots: [Snapshot] { state.withLock { $0.snapshots } }
     package var outcomes: [SettingsOutcome] { state.withLock { $0.outcomes } }
-    package var last: Snapshot? { snapshots.last }
+    package var last: Snapshot? { snapshots.last { $0.profile == Profiles.firstName } }
+    /// The newest snapshot of the profile `name`.
+    package func last(of name: String) -> Snapshot? { snapshots.last { $0.profile == name } }
+    /// The profiles removed, in order.
+    package var removed: [String] { state.withLock { $0.removed } }
 
     package func publish(_ snapshot: Snapshot) async { state.withLock { $0.snapshots.append(snapshot) } }
+    package func removed(profile name: String) async { state.withLock { $0.removed.append(name) } }
     package func report(_ outcome: SettingsOutcome) async { state.withLock { $0.outcomes.append(outcome) } }
 
     /// Waits (on real time, briefly) until `condition` holds for the recorded state.

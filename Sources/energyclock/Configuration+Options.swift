@@ -75,7 +75,7 @@ enum OutputOptions {
         "ha-discovery-prefix", "PREFIX", "Home Assistant's discovery prefix", default: "homeassistant")
     static let led = Option.list(
         "led", "TYPE:TOPIC",
-        "drive a light: wled:<topic>, wled-ring:<topic>[,leds=N,mode=day|ahead,offset=N,reverse], z2m:<name>, tasmota:<topic> or json:<topic>; repeatable"
+        "drive a light: wled:<topic>, wled-ring:<topic>[,leds=N,mode=day|ahead,offset=N,reverse], z2m:<name>, tasmota:<topic> or json:<topic>, each with @PROFILE to follow another profile than the first; repeatable"
     )
     static let z2mBaseTopic = Option.text("z2m-base-topic", "TOPIC", "Zigbee2MQTT's base topic", default: "zigbee2mqtt")
     static let replyTopicPrefix = Option.list(
@@ -118,6 +118,7 @@ enum DayOptions {
     static let png = Option.optional("png", "FILE", "write the clock as PNG to FILE (- for standard output)")
     static let json = Option.flag("json", "print JSON instead of a table")
     static let source = Option.optional("source", "SOURCE", "ask this source instead of the chosen one")
+    static let profile = Option.optional("profile", "NAME", "show this profile instead of the first", shown: "default")
 }
 
 /// What `energyclock health` checks.
@@ -134,9 +135,9 @@ extension Configuration {
     /// Options of `energyclock health`.
     static let healthSpecs = [HealthOptions.maxOffline.spec] + sharedSpecs
     /// Options of `energyclock clock`.
-    static let clockSpecs = [DayOptions.tomorrow.spec, DayOptions.date.spec] + sharedSpecs
+    static let clockSpecs = [DayOptions.tomorrow.spec, DayOptions.date.spec, DayOptions.profile.spec] + sharedSpecs
     /// Options of `energyclock render`.
     static let renderSpecs = [DayOptions.svg.spec, DayOptions.png.spec] + clockSpecs
     /// Options of `energyclock prices`.
-    static let pricesSpecs = [DayOptions.json.spec, DayOptions.date.spec, DayOptions.source.spec] + sharedSpecs
+    static let pricesSpecs = [DayOptions.json.spec, DayOptions.date.spec, DayOptions.source.spec, DayOptions.profile.spec] + sharedSpecs
 }

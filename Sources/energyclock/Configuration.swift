@@ -17,6 +17,10 @@ struct Configuration {
     var allowRemoteURL: Bool
     var date: LocalDay?
     var source: String?
+    /// The profile a one-shot command shows (`--profile`); nil for the first.
+    var profile: String?
+    /// Lights that show another profile than the first, by its name (`--led TYPE:TOPIC@PROFILE`).
+    var profileLEDs: [String: [LEDTarget]] = [:]
     var discoveryMode: HADiscovery.Mode
     var discoveryPrefix: String
     /// `run`: where MQTT 5 answers may go; empty for the default.
@@ -26,7 +30,7 @@ struct Configuration {
     var cheapestHours: [Int]
     var influx: InfluxWriter.Target?
     /// Settings the command line sets (`--custom-url`, `--palette`, `--brightness`), checked here.
-    var overrides: SettingsPatch?
+    var overrides: SettingsUpdate?
     var fetchTimeout: Double
     var maxBodyBytes: Int
     var policy: RefreshSchedule.Policy
@@ -81,9 +85,12 @@ struct Configuration {
         }
         discoveryMode = mode
         discoveryPrefix = try Self.topic(options, OutputOptions.haDiscoveryPrefix)
-        leds = try options.value(OutputOptions.led).map { text throws(UsageError) in
+        leds = []
+        for text in try options.value(OutputOptions.led) {
+            let (light, profile) = Self.followedProfile(text)
             do {
-                return try LEDTarget.parse(text)
+                let target = try LEDTarget.parse(light)
+                if profile == Profiles.firstName { leds.append(target) } else { profileLEDs[profile, default: []].append(target) }
             } catch {
                 throw UsageError("\(options.origin(OutputOptions.led)): \"\(text)\": \(error)")
             }
@@ -114,6 +121,7 @@ struct Configuration {
         }
         allowRemoteURL = try options.value(DaemonOptions.allowRemoteURL)
         source = try options.value(DayOptions.source)
+        profile = try options.value(DayOptions.profile)
         if let text = try options.value(DayOptions.date) {
             guard let day = LocalDay(parsing: text) else {
                 throw UsageError("\(options.origin(DayOptions.date)) must be a date as YYYY-MM-DD, got \"\(text)\"")
@@ -165,16 +173,27 @@ struct Configuration {
             tls: try Self.tls(options, port: brokers[0].port, environment: environment)
         )
         mqtt.standbys = Array(brokers.dropFirst())
-        overrides = nil
-        overrides = try Self.patch(given, sources: catalog.ids)
+        // The options' fields first, then --settings (which may hold other profiles), so that it wins.
+        var update = try Self.patch(given, sources: catalog.ids).map { SettingsUpdate($0) }
         if let json = initialSettings {
             do {
-                let object = try SettingsPatch.parse(object: Array(json.utf8), sources: catalog.ids)
-                overrides = SettingsPatch((overrides?.values ?? [:]).merging(object.values) { $1 })
+                let object = try SettingsUpdate.parse(object: Array(json.utf8), sources: catalog.ids)
+                update = SettingsUpdate(entries: (update?.entries ?? []) + object.entries, addressed: Profiles.firstName)
             } catch {
                 throw UsageError("\(options.origin(DaemonOptions.settings)): \(error)")
             }
         }
+        overrides = update
+    }
+
+    /// A light's text without its `@PROFILE` ending, and that profile (the first when there is
+    /// none): the ending counts when it could name a profile, so `json:home@work` follows `work`
+    /// and a topic that really ends in `@x` is written with `@default` after it.
+    static func followedProfile(_ text: String) -> (light: String, profile: String) {
+        guard let at = text.lastIndex(of: "@") else { return (text, Profiles.firstName) }
+        let name = String(text[text.index(after: at)...])
+        guard name == Profiles.firstName || ProfileName.problem(with: name, reserved: []) == nil else { return (text, Profiles.firstName) }
+        return (String(text[..<at]), name)
     }
 
     /// `energyclock-<host>-<8 hex digits of the state directory's path>`: two daemons on one host
@@ -263,7 +282,7 @@ struct Configuration {
     /// A manager over the store in `directory`, with the command line's settings applied.
     func makeManager(directory: StateDirectory, output: any ManagerOutput, logger: Logger) throws -> PriceManager {
         try PriceManager(
-            configuration: .init(calendar: calendar, policy: policy),
+            configuration: .init(calendar: calendar, policy: policy, reservedProfileNames: TopicTree.leaves),
             store: try PriceStore(directory: directory), catalog: catalog, clock: SystemClock(), output: output,
             logger: logger, overrides: overrides
         )
@@ -283,6 +302,7 @@ struct Configuration {
             ), logger: logger("energyclock")
         )
         parts.publisher.replyPrefixes = replyPrefixes
+        parts.publisher.profileLEDs = profileLEDs
         parts.allowRemoteURL = allowRemoteURL
         parts.overrides = overrides
         return parts

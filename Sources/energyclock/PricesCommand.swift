@@ -32,9 +32,9 @@ enum PricesCommand {
             if let source = config.source, catalog[source] == nil {
                 throw UsageError("--source must be one of \(catalog.ids.joined(separator: ", ")), got \"\(source)\"")
             }
-            if config.date != nil || config.source != nil {
+            if config.date != nil || config.source != nil || config.profile != nil {
                 let day = config.date ?? config.calendar.day(containing: Date())
-                snapshot = try await manager.snapshot(of: day, source: config.source)
+                snapshot = try await manager.snapshot(of: day, source: config.source, profile: config.profile ?? Profiles.firstName)
             } else {
                 snapshot = await manager.loadAndFetchIfNeeded()
             }
@@ -111,5 +111,6 @@ enum PricesCommand {
 /// Discards the manager's output; the `prices` command reads the snapshot directly.
 struct SilentOutput: ManagerOutput {
     func publish(_ snapshot: Snapshot) async {}
+    func removed(profile name: String) async {}
     func report(_ outcome: SettingsOutcome) async {}
 }

@@ -29,7 +29,7 @@ func settle(_ clock: ManualClock) async {
     await clock.waitForSleeper()
 }
 
-/// A settings request parsed from a JSON object.
+/// A settings request parsed from a JSON object for the first profile's `settings/set`.
 func request(_ json: String, sources: [String] = ["energyzero"]) -> SettingsRequest {
-    SettingsRequest(patch: Result { () throws(SettingsError) in try SettingsPatch.parse(object: Array(json.utf8), sources: sources) })
+    SettingsRequest(update: Result { () throws(SettingsError) in try SettingsUpdate.parse(object: Array(json.utf8), sources: sources) })
 }

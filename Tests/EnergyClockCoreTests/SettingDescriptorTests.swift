@@ -15,7 +15,11 @@ import Testing
             #expect(settings[field] == value, "\(field.rawValue)")
         }
         #expect(settings == Settings.defaults)
-        #expect(Settings.defaults.json.hasSuffix(#","price_decimals":6}"#), "the new setting comes last, with its default")
+        #expect(
+            Settings.defaults.json.hasSuffix(
+                #","price_decimals":6,"kind":"import","export_factor":1,"export_fee":0,"export_vat":false,"export_negative":"pay","direction":"auto"}"#
+            ),
+            "the new settings come last, with their defaults")
     }
 
     @Test func priceDecimalsIsAWholeNumberFromOneToSix() throws {

@@ -33,7 +33,7 @@ import Testing
     @Test func aConnectSubscribesAnnouncesPublishesEverythingAndClearsWhatIsNoLongerPublished() throws {
         var publisher = state(discovery: true)
         let actions = publisher.handle(
-            .connected(ClockFixtures.normal, previouslyRetained: ["energyclock/cheapest/9h"], broker: "broker-b.lan:1883"), at: now)
+            .connected([ClockFixtures.normal], previouslyRetained: ["energyclock/cheapest/9h"], broker: "broker-b.lan:1883"), at: now)
         let subscriptions = actions.compactMap { if case let .subscribe(filter, _) = $0 { filter } else { nil } }
         #expect(subscriptions == topics.subscriptions + ["homeassistant/status"])
         let messages = sent(actions)
@@ -56,7 +56,7 @@ import Testing
 
     @Test func onlyWhatChangedIsSentAndNothingWhileDisconnected() {
         var publisher = state()
-        _ = publisher.handle(.connected(snapshot(price: 0.10), previouslyRetained: [], broker: nil), at: now)
+        _ = publisher.handle(.connected([snapshot(price: 0.10)], previouslyRetained: [], broker: nil), at: now)
         let same = sent(publisher.handle(.snapshot(snapshot(price: 0.10)), at: now))
         #expect(same.map(\.topic) == [topics.influx], "the same snapshot changes no retained topic")
         let changed = sent(publisher.handle(.snapshot(snapshot(price: 0.30)), at: now))
@@ -66,13 +66,13 @@ import Testing
         let offline = publisher.handle(.snapshot(snapshot(price: 0.10)), at: now)
         #expect(sent(offline).isEmpty, "nothing is queued while disconnected")
         #expect(offline.contains { if case .record = $0 { true } else { false } }, "InfluxDB still gets its point")
-        let again = sent(publisher.handle(.connected(snapshot(price: 0.10), previouslyRetained: [], broker: nil), at: now))
+        let again = sent(publisher.handle(.connected([snapshot(price: 0.10)], previouslyRetained: [], broker: nil), at: now))
         #expect(again.contains { $0.topic == topics.price } && again.contains { $0.topic == topics.current }, "everything again")
     }
 
     @Test func whatDidNotArriveGoesOutAgain() {
         var publisher = state()
-        let first = sent(publisher.handle(.connected(snapshot(price: 0.10), previouslyRetained: [], broker: nil), at: now))
+        let first = sent(publisher.handle(.connected([snapshot(price: 0.10)], previouslyRetained: [], broker: nil), at: now))
         let price = first.first { $0.topic == topics.price }!
         // A refusal of one message: that topic goes out with the next snapshot, even unchanged.
         _ = publisher.handle(.undelivered([price], .failed("payload too large")), at: now)
@@ -86,7 +86,7 @@ import Testing
 
     @Test func homeAssistantOnlineLeadsToOneRepublishAfterItsDelay() {
         var publisher = state(discovery: true)
-        _ = publisher.handle(.connected(ClockFixtures.normal, previouslyRetained: [], broker: nil), at: now)
+        _ = publisher.handle(.connected([ClockFixtures.normal], previouslyRetained: [], broker: nil), at: now)
         let first = publisher.handle(.homeAssistantOnline(delay: .seconds(2)), at: now)
         guard case let .wake(.homeAssistant, time)? = first.first, first.count == 1 else {
             Issue.record("one wake-up, nothing sent yet: \(first)")
@@ -101,16 +101,17 @@ import Testing
 
     @Test func theClockIsDrawnOnceASecondAndAfterADrawingTheNewestIsDrawn() throws {
         var publisher = state(clock: true)
-        let connect = publisher.handle(.connected(snapshot(price: 0.10), previouslyRetained: [], broker: nil), at: now)
-        let draws = connect.compactMap { if case let .draw(_, key, time) = $0 { (key, time) } else { nil } }
+        let connect = publisher.handle(.connected([snapshot(price: 0.10)], previouslyRetained: [], broker: nil), at: now)
+        let draws = connect.compactMap { if case let .draw(_, _, key, time) = $0 { (key, time) } else { nil } }
         let (key, time) = try #require(draws.first)
         #expect(draws.count == 1 && time == now)
         // A change during the drawing waits for it.
         #expect(!publisher.handle(.snapshot(snapshot(price: 0.30)), at: now).contains { if case .draw = $0 { true } else { false } })
         let png = ClockRenderer.pngSignature
-        let done = publisher.handle(.clockDrawn(key, .success((png: png, svg: Array("<svg/>".utf8)))), at: now.addingTimeInterval(0.2))
+        let done = publisher.handle(
+            .clockDrawn(profile: Profiles.firstName, key, .success((png: png, svg: Array("<svg/>".utf8)))), at: now.addingTimeInterval(0.2))
         #expect(sent(done).map(\.topic) == [topics.clockPNG, topics.clockSVG])
-        guard case let .draw(_, _, next)? = done.last else {
+        guard case let .draw(_, _, _, next)? = done.last else {
             Issue.record("the newer snapshot is drawn after the first drawing: \(done)")
             return
         }
@@ -160,7 +161,7 @@ import Testing
         var publisher = state()
         let outcome = SettingsOutcome(result: .failure(.unknownField("nope")), reply: nil)
         #expect(publisher.handle(.answered(outcome), at: now).isEmpty)
-        _ = publisher.handle(.connected(ClockFixtures.normal, previouslyRetained: [], broker: nil), at: now)
+        _ = publisher.handle(.connected([ClockFixtures.normal], previouslyRetained: [], broker: nil), at: now)
         let answer = publisher.handle(.answered(outcome), at: now)
         #expect(sent(answer).contains { $0.topic == topics.settingsResult && $0.payload.contains("nope") })
         #expect(answer.contains { if case .log(.warning, _) = $0 { true } else { false } })

@@ -29,7 +29,9 @@ struct DiscoveryAndLEDTests {
             "number/energyclock/yellow_max", "number/energyclock/orange_max", "number/energyclock/history_days",
             "number/energyclock/vat_percent", "number/energyclock/surcharge", "button/energyclock/refresh",
             "number/energyclock/markup_percent", "select/energyclock/currency", "switch/energyclock/vat_on_negative",
-            "sensor/energyclock/grid_fee", "image/energyclock/clock", "number/energyclock/price_decimals",
+            "sensor/energyclock/grid_fee", "image/energyclock/clock", "number/energyclock/price_decimals", "select/energyclock/kind",
+            "number/energyclock/export_factor", "number/energyclock/export_fee", "switch/energyclock/export_vat",
+            "select/energyclock/export_negative", "select/energyclock/direction",
         ]
         .map { "homeassistant/\($0)/config" }
         #expect(Set(all.map(\.topic)) == Set(expected))

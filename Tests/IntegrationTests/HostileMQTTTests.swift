@@ -69,7 +69,7 @@ struct HostileMQTTTests {
         let empty = router.request(
             from: MQTTMessage(topic: "home/ec/settings/set", payload: Array(#"{"history_days":3}"#.utf8), responseTopic: ""))
         #expect(empty?.reply == nil)
-        #expect((try? empty?.patch.get()) != nil)
+        #expect((try? empty?.update.get()) != nil)
         let allowed = router.request(from: MQTTMessage(topic: "home/ec/settings/set", payload: Array("{}".utf8), responseTopic: "reply/x"))
         #expect(allowed?.reply?.address == "reply/x")
     }

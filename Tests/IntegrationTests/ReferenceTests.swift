@@ -21,9 +21,11 @@ struct ReferenceTests {
             })
     }
 
-    /// A topic as the reference writes it: concrete window lengths become `<N>h`.
+    /// A topic as the reference writes it: concrete window lengths become `<N>h`, and every topic of
+    /// the profile `export` is `energyclock/<profile>/…`.
     static func generic(_ topic: String) -> String {
-        topic.replacingOccurrences(of: #"cheapest/[0-9]+h"#, with: "cheapest/<N>h", options: .regularExpression)
+        if topic.hasPrefix("energyclock/export/") { return "energyclock/<profile>/…" }
+        return topic.replacingOccurrences(of: #"cheapest/[0-9]+h"#, with: "cheapest/<N>h", options: .regularExpression)
     }
 
     @Test func everyPublishedTopicIsDocumentedAndEveryDocumentedOneIsPublished() async throws {
@@ -35,8 +37,9 @@ struct ReferenceTests {
             options: options)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = await live.wait(for: "energyclock/next") { !$0.isEmpty }
-        try live.client.publish("energyclock/settings/set", #"{"history_days":8}"#)
+        try live.client.publish("energyclock/settings/set", #"{"history_days":8,"profiles":{"export":{"kind":"export"}}}"#)
         _ = await live.wait(for: "energyclock/settings/result")
+        _ = await live.wait(for: "energyclock/export/next") { !$0.isEmpty }
         let published = Set(live.messages.map { Self.generic($0.topic) }).subtracting(Self.commands)
         #expect(
             published == documented,
@@ -52,7 +55,10 @@ struct ReferenceTests {
     @Test func everySubscriptionIsDocumented() throws {
         let documented = try Self.topics(in: "docs/topics.md", under: "## Subscribed")
         let code =
-            TopicTree().subscriptions.map { $0.replacingOccurrences(of: "/+/", with: "/<field>/") } + [HADiscovery(sources: []).statusTopic]
+            TopicTree().subscriptions.map {
+                $0.replacingOccurrences(of: "energyclock/+/", with: "energyclock/<profile>/").replacingOccurrences(
+                    of: "/+/", with: "/<field>/")
+            } + [HADiscovery(sources: []).statusTopic]
         #expect(Set(code) == documented)
     }
 

@@ -47,7 +47,7 @@ final class ServiceHarness: Sendable {
             stateDirectory: try StateDirectory(path: stateDirectory.path), clock: clock, publisher: options,
             logger: Logger(label: "test", level: level ?? .info, handler: log)
         )
-        parts.overrides = settings.isEmpty ? nil : SettingsPatch(settings)
+        parts.overrides = settings.isEmpty ? nil : SettingsUpdate(SettingsPatch(settings))
         parts.jitter = { 0 }
         parts.allowRemoteURL = allowRemoteURL
         let service = try EnergyClockService(parts)

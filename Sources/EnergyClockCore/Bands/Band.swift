@@ -10,7 +10,17 @@ public enum Band: String, Sendable, CaseIterable, Codable {
     case red
 
     /// The band of `price` under `thresholds`; a price equal to a threshold takes the cheaper band.
-    public static func of(_ price: Double, under thresholds: Thresholds) -> Band {
+    ///
+    /// `reversed` reads the bands as for selling: at or above `orange_max` is green, at or above
+    /// `yellow_max` yellow, at or above `green_max` orange, below it red; a price equal to a
+    /// threshold again takes the better band.
+    public static func of(_ price: Double, under thresholds: Thresholds, reversed: Bool = false) -> Band {
+        if reversed {
+            if price >= thresholds.orangeMax { return .green }
+            if price >= thresholds.yellowMax { return .yellow }
+            if price >= thresholds.greenMax { return .orange }
+            return .red
+        }
         if price <= thresholds.greenMax { return .green }
         if price <= thresholds.yellowMax { return .yellow }
         if price <= thresholds.orangeMax { return .orange }

@@ -6,8 +6,13 @@ extension PriceManager {
     /// `source` picks another source than the chosen one. Missing history for relative
     /// thresholds is fetched one day at a time. The snapshot's "today" is `day`, and its "now" the
     /// real one when `day` is today, else the day's first instant.
-    public func snapshot(of day: LocalDay, source id: String? = nil) async throws(SettingsError) -> Snapshot {
-        var chosen = settings
+    /// `profile` picks another profile than the first.
+    public func snapshot(of day: LocalDay, source id: String? = nil, profile: String = Profiles.firstName) async throws(SettingsError)
+        -> Snapshot
+    {
+        guard var chosen = profiles[profile] else {
+            throw .profile(profile, reason: "there is no such profile; known: \(profiles.names.joined(separator: ", "))")
+        }
         if let id {
             chosen.source = id
             chosen.fallbackSources = []
@@ -17,7 +22,8 @@ extension PriceManager {
         let window = DateInterval(
             start: calendar.start(of: day.adding(days: 1 - chosen.historyDays)),
             end: calendar.start(of: day.adding(days: 2)))
-        var held = cached(source, chosen, window: window)
+        let key = source.cacheKey(for: chosen)
+        var held = cached(key, historyDays: chosen.historyDays, window: window)
         var failed = false
         var wanted = [day]
         if chosen.colorMode == .relative {
@@ -26,7 +32,7 @@ extension PriceManager {
         for wantedDay in wanted where !held.covers(calendar.interval(of: wantedDay)) {
             do {
                 let fetched = try await fetch(day: wantedDay, from: source, settings: chosen)
-                save(fetched, key: source.cacheKey(for: chosen), at: nil)
+                save(fetched, key: key, at: nil)
                 held = held.replacing(with: fetched)
             } catch {
                 logger.warning("\(error)")
@@ -34,10 +40,12 @@ extension PriceManager {
                 break
             }
         }
-        let updated = try? store.lastSuccess(source: source.cacheKey(for: chosen))
+        let updated = try? store.lastSuccess(source: key)
         let now = calendar.day(containing: clock.now) == day ? clock.now : calendar.start(of: day)
-        return Snapshot.derive(
+        var snapshot = Snapshot.derive(
             now: now, calendar: calendar, settings: chosen, slots: held,
-            source: source.id, stale: failed, updatedAt: updated ?? nil)
+            source: source.id, stale: failed, updatedAt: updated ?? nil, rates: rates)
+        snapshot.profile = profile
+        return snapshot
     }
 }

@@ -1,35 +1,54 @@
 import FoundationEssentials
 
 extension PriceManager {
-    /// Fetches today (and tomorrow when due) from the chosen source, falling back to the
-    /// `fallback_sources` in order when it fails; then backfills missing history.
-    func refresh() async {
-        let chosen = settings
+    /// Refreshes the feeds `keys`, side by side.
+    func refresh(_ keys: [String]) async {
+        if keys.count == 1 {
+            await refresh(feed: keys[0])
+            return
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for key in keys { group.addTask { await self.refresh(feed: key) } }
+        }
+    }
+
+    /// Fetches today (and tomorrow when due) for the feed `key`; when that fails, each profile on
+    /// it falls back on its own `fallback_sources`. Then backfills missing history.
+    func refresh(feed key: String) async {
+        guard let feed = feeds[key] else { return }
         let started = clock.now
-        guard let primary = catalog[chosen.source] else {
-            logger.error("no source \(chosen.source)")
-            schedule.failed(at: started, jitter: jitter())
+        guard let primary = catalog[feed.source] else {
+            logger.error("no source \(feed.source)")
+            feeds[key]?.schedule.failed(at: started, jitter: jitter())
             return
         }
         do {
-            let fetched = try await fetchDays(from: primary, settings: chosen, at: started)
+            let fetched = try await fetchDays(from: primary, settings: feed.settings, at: started)
             let now = clock.now
-            save(fetched, key: primary.cacheKey(for: chosen), at: now)
-            guard settings == chosen else { return }  // Changed meanwhile; the next round fetches anew.
-            if servedBy != primary.id { loadCache() }
-            slots = slots.replacing(with: fetched)
-            updatedAt = now
-            stale = false
-            schedule.succeeded(at: now, stillNeeded: need(at: now).any, jitter: jitter())
-            logger.info("fetched \(fetched.count) slots from \(primary.id)")
-            await backfill(from: primary, settings: chosen, today: calendar.day(containing: started))
+            save(fetched, key: key, at: now)
+            guard feeds[key] != nil else { return }  // No profile shows it any more.
+            feeds[key]!.slots = feeds[key]!.slots.replacing(with: fetched)
+            feeds[key]!.updatedAt = now
+            feeds[key]!.stale = false
+            for name in profileNames(on: key) where fallbacks[name] != nil {
+                fallbacks[name] = nil
+                logger.info("\(describe(name))back on \(primary.id)")
+            }
+            feeds[key]!.schedule.succeeded(at: now, stillNeeded: need(key, at: now).any, jitter: jitter())
+            logger.info("fetched \(fetched.count) slots from \(primary.id)\(feeds.count > 1 ? " for \(URLRedaction.redacted(key))" : "")")
+            await backfill(key, from: primary, today: calendar.day(containing: started))
         } catch {
             logger.warning("fetch failed: \(error)")
-            guard settings == chosen else { return }
-            stale = true
-            schedule.failed(at: clock.now, jitter: jitter())
-            await failOver(from: chosen, at: started)
+            guard feeds[key] != nil else { return }
+            feeds[key]!.stale = true
+            feeds[key]!.schedule.failed(at: clock.now, jitter: jitter())
+            await failOver(from: key, at: started)
         }
+    }
+
+    /// `"profile x: "` for a profile other than the first, so that log lines say whose they are.
+    func describe(_ profile: String) -> String {
+        profile == Profiles.firstName ? "" : "profile \(profile): "
     }
 
     /// What `source` has for `day`, held to the window a fetch of it may deliver: around now (see
@@ -48,39 +67,48 @@ extension PriceManager {
         let today = calendar.day(containing: now)
         var fetched = try await fetch(day: today, from: source, settings: settings)
         let tomorrow = calendar.interval(of: today.adding(days: 1))
+        let cachedTomorrow = cached(source.cacheKey(for: settings), historyDays: 0, window: tomorrow)
         if !source.answersIncludeNextDay, now >= publicationTime(on: today), !fetched.covers(tomorrow),
-            !cached(source, settings).replacing(with: fetched).covers(tomorrow)
+            !cachedTomorrow.replacing(with: fetched).covers(tomorrow)
         {
             fetched = fetched.replacing(with: try await fetch(day: today.adding(days: 1), from: source, settings: settings))
         }
         return fetched
     }
 
-    /// After the chosen source failed: serves the first fallback that knows more of what is needed now.
-    func failOver(from chosen: Settings, at now: Date) async {
-        var best = coverage(of: servedBy == chosen.source ? slots : cached(catalog[chosen.source], chosen), at: now)
-        for id in chosen.fallbackSources where id != chosen.source {
-            guard let fallback = catalog[id] else { continue }
-            do {
-                let fetched = try await fetchDays(from: fallback, settings: chosen, at: now)
-                let key = fallback.cacheKey(for: chosen)
-                save(fetched, key: key, at: clock.now)
-                guard settings == chosen else { return }
-                let candidate = cached(fallback, chosen)
+    /// After the feed `key` failed: each profile on it is served by the first of its own fallbacks
+    /// that knows more of what is needed now. A fallback that several of them name is fetched once.
+    func failOver(from key: String, at now: Date) async {
+        var tried: [String: Bool] = [:]
+        for name in profileNames(on: key) {
+            guard let chosen = profiles[name], let feed = feeds[key] else { continue }
+            var best = coverage(of: feed.slots, at: now)
+            for id in chosen.fallbackSources where id != chosen.source {
+                guard let fallback = catalog[id] else { continue }
+                let fallbackKey = fallback.cacheKey(for: chosen)
+                if tried[fallbackKey] == nil {
+                    do {
+                        let fetched = try await fetchDays(from: fallback, settings: chosen, at: now)
+                        save(fetched, key: fallbackKey, at: clock.now)
+                        tried[fallbackKey] = true
+                    } catch {
+                        logger.warning("\(describe(name))fallback fetch failed: \(error)")
+                        tried[fallbackKey] = false
+                    }
+                }
+                guard tried[fallbackKey] == true else { continue }
+                guard let current = profiles[name], cacheKey(for: current) == key else { break }  // Changed meanwhile.
+                let candidate = cached(fallbackKey, historyDays: current.historyDays)
                 let score = coverage(of: candidate, at: now)
                 guard score > best else {
-                    logger.info("fallback \(id) knows no more than the cache of \(chosen.source); keeping that")
+                    logger.info("\(describe(name))fallback \(id) knows no more than the cache of \(chosen.source); keeping that")
                     continue
                 }
                 best = score
-                slots = candidate
-                servedBy = id
-                updatedAt = (try? store.lastSuccess(source: key)) ?? clock.now
-                stale = false
-                logger.warning("serving prices from fallback \(id) while \(chosen.source) fails")
-                return
-            } catch {
-                logger.warning("fallback fetch failed: \(error)")
+                let updated = (try? store.lastSuccess(source: fallbackKey)) ?? clock.now
+                fallbacks[name] = Fallback(source: id, key: fallbackKey, primaryKey: key, slots: candidate, updatedAt: updated)
+                logger.warning("\(describe(name))serving prices from fallback \(id) while \(chosen.source) fails")
+                break
             }
         }
     }
@@ -93,30 +121,23 @@ extension PriceManager {
         return score
     }
 
-    /// The cached slots of `source` under `settings` in `window` (by default the retention window).
-    func cached(_ source: (any PriceSource)?, _ settings: Settings, window: DateInterval? = nil) -> [PriceSlot] {
-        guard let source else { return [] }
-        do {
-            return try store.slots(source: source.cacheKey(for: settings), overlapping: window ?? retentionWindow())
-        } catch {
-            logger.error("\(error)")
-            return []
-        }
-    }
-
-    /// Fetches past days inside `history_days` that the cache lacks, one request at a time.
-    func backfill(from source: any PriceSource, settings chosen: Settings, today: LocalDay) async {
-        var day = today.adding(days: 1 - chosen.historyDays)
+    /// Fetches past days of the feed `key` inside its `history_days` that the cache lacks, one
+    /// request at a time.
+    func backfill(_ key: String, from source: any PriceSource, today: LocalDay) async {
+        guard let feed = feeds[key] else { return }
+        var day = today.adding(days: 1 - feed.historyDays)
         while day < today {
             defer { day = day.adding(days: 1) }
-            guard !backfillTried.contains(day), !slots.covers(calendar.interval(of: day)) else { continue }
-            backfillTried.insert(day)
+            guard let current = feeds[key], !current.backfillTried.contains(day), !current.slots.covers(calendar.interval(of: day)) else {
+                continue
+            }
+            feeds[key]!.backfillTried.insert(day)
             do {
-                let fetched = try await fetch(day: day, from: source, settings: chosen)
-                save(fetched, key: source.cacheKey(for: chosen), at: nil)
-                guard settings == chosen else { return }
-                slots = slots.replacing(with: fetched)
-                if slots.covers(calendar.interval(of: day)) {
+                let fetched = try await fetch(day: day, from: source, settings: current.settings)
+                save(fetched, key: key, at: nil)
+                guard feeds[key] != nil else { return }
+                feeds[key]!.slots = feeds[key]!.slots.replacing(with: fetched)
+                if feeds[key]!.slots.covers(calendar.interval(of: day)) {
                     logger.info("backfilled \(day) from \(source.id)")
                 } else {
                     logger.info("\(source.id) has no complete prices for \(day); relative thresholds use what there is")

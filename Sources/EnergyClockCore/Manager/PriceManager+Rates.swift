@@ -5,8 +5,14 @@ extension PriceManager {
     /// of a few days, never of two weeks.
     static let oldestRatesFile = 14
 
-    /// Whether prices are converted, and so need exchange rates.
-    var convertsCurrency: Bool { settings.currency != "EUR" }
+    /// The currencies prices are converted to, and so need exchange rates for.
+    var convertedCurrencies: [String] {
+        var seen: Set<String> = []
+        return profiles.all.map(\.settings.currency).filter { $0 != "EUR" && seen.insert($0).inserted }
+    }
+
+    /// Whether some profile's prices are converted, and so need exchange rates.
+    var convertsCurrency: Bool { !convertedCurrencies.isEmpty }
 
     /// Fetches the ECB's reference rates when prices are converted and new rates are due.
     ///
@@ -31,10 +37,12 @@ extension PriceManager {
             for (currency, rate) in fetched { rates.set(currency, rate, on: day) }
             ratesSchedule.succeeded(at: clock.now, day: day)
             ratesStale = false
-            if fetched[settings.currency] == nil {
-                logger.error("the ECB's rates of \(day) hold no \(settings.currency); prices stay at the rates known before")
-            } else {
-                logger.info("exchange rates of \(day): 1 EUR = \(DecimalFormat.string(fetched[settings.currency]!)) \(settings.currency)")
+            for currency in convertedCurrencies {
+                if let rate = fetched[currency] {
+                    logger.info("exchange rates of \(day): 1 EUR = \(DecimalFormat.string(rate)) \(currency)")
+                } else {
+                    logger.error("the ECB's rates of \(day) hold no \(currency); prices stay at the rates known before")
+                }
             }
         } catch {
             ratesStale = true
@@ -50,30 +58,37 @@ extension PriceManager {
         return ratesSchedule.nextCheck(after: now, latest: rates.latestDay)
     }
 
-    /// `snapshot`, after logging once when prices start or stop being left out for want of a rate,
-    /// or because they worked out to a number that is not finite.
+    /// `snapshot`, after logging once when its profile's prices start or stop being left out for
+    /// want of a rate, or because they worked out to a number that is not finite.
     func noted(_ snapshot: Snapshot) -> Snapshot {
-        let currency = settings.currency
+        let currency = snapshot.settings.currency
+        let profile = describe(snapshot.profile)
         logChange(
-            of: snapshot.nonFinitePrice, &nonFiniteLogged,
-            started: "some prices work out to a number that is not finite with the settings and exchange rates in force; "
+            of: snapshot.nonFinitePrice, snapshot.profile, in: &nonFiniteLogged,
+            started: "\(profile)some prices work out to a number that is not finite with the settings and exchange rates in force; "
                 + "they are not published (check the currency's rate and the tariff settings)",
-            ended: "every known price is a finite number again")
+            ended: "\(profile)every known price is a finite number again")
         logChange(
-            of: snapshot.missingRate, &missingRateLogged,
-            started: "no \(currency) exchange rate is known for some days with prices; their prices are not published "
+            of: snapshot.missingRate, snapshot.profile, in: &missingRateLogged,
+            started: "\(profile)no \(currency) exchange rate is known for some days with prices; their prices are not published "
                 + "until the ECB's reference rates cover them (see --ecb-url)",
-            ended: "every day with prices has a \(currency) exchange rate again")
+            ended: "\(profile)every day with prices has a \(currency) exchange rate again")
         return snapshot
     }
 
-    /// Logs `started` as an error when `condition` becomes true and `ended` when it becomes false
-    /// again, once each; `logged` remembers which was said last.
+    /// Logs `started` as an error when `condition` becomes true for `profile` and `ended` when it
+    /// becomes false again, once each; `logged` holds the profiles for which it was last true.
     private func logChange(
-        of condition: Bool, _ logged: inout Bool, started: @autoclosure () -> String, ended: @autoclosure () -> String
+        of condition: Bool, _ profile: String, in logged: inout Set<String>, started: @autoclosure () -> String,
+        ended: @autoclosure () -> String
     ) {
-        guard condition != logged else { return }
-        logged = condition
-        if condition { logger.error(started()) } else { logger.info(ended()) }
+        guard condition != logged.contains(profile) else { return }
+        if condition {
+            logged.insert(profile)
+            logger.error(started())
+        } else {
+            logged.remove(profile)
+            logger.info(ended())
+        }
     }
 }

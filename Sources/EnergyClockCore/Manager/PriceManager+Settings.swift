@@ -24,25 +24,24 @@ extension PriceManager {
         }
     }
 
-    /// Folds `batch` onto the settings, commits once, publishes once, then answers each request;
+    /// Folds `batch` onto the profiles, commits once, publishes once, then answers each request;
     /// for use without ``run()``, and what ``run()`` does with what was submitted.
     ///
-    /// Each request is validated against the state the requests before it produced; an invalid
-    /// one is answered with its own error and the rest carry on. Every request gets an answer.
+    /// Each request is validated against the state the requests before it produced, and applies
+    /// whole or not at all, however many profiles it edits; an invalid one is answered with its
+    /// own error and the rest carry on. Every request gets an answer.
     public func apply(_ batch: [SettingsRequest]) async {
-        let old = settings
-        var results: [Result<Settings, SettingsError>] = []
+        let old = profiles
+        var results: [Result<Profiles, SettingsError>] = []
         let folded = batch.reduce(old) { state, request in
-            do {
-                let next = try state.merged(request.patch.get())
-                try catalog.check(next)
+            do throws(SettingsError) {
+                let next = try state.merged(
+                    request.update.get(), reserved: configuration.reservedProfileNames, catalog: catalog)
                 results.append(.success(next))
                 return next
-            } catch let error as SettingsError {
+            } catch {
                 results.append(.failure(error))
                 return state
-            } catch {
-                preconditionFailure("settings merge throws only SettingsError")
             }
         }
 
@@ -58,21 +57,31 @@ extension PriceManager {
         }
 
         if committed != old {
-            settings = committed
-            logger.info("settings changed: \(committed.shownJSON)")
-            if cacheKey(for: committed) != cacheKey(for: old) {
-                loadCache()
-                schedule.requestFetch()
-            } else if committed.historyDays > old.historyDays {
-                backfillTried = []
-                schedule.requestFetch()
-            }
-            await output.publish(snapshot())
+            profiles = committed
+            await announceChanges(from: old)
+            reconcileFeeds(starting: false)
+            await output.publish(all: snapshots())
             wake()
         }
 
         for (request, result) in zip(batch, results) {
-            await output.report(SettingsOutcome(result: result.map { _ in committed }, reply: request.reply))
+            await output.report(SettingsOutcome(result.map { _ in committed }, request: request))
+        }
+    }
+
+    /// Logs what changed since `old`, and tells the output about removed profiles.
+    private func announceChanges(from old: Profiles) async {
+        for profile in profiles.all where old[profile.name] != profile.settings {
+            let verb = old.contains(profile.name) ? "changed" : "added"
+            let line = profile.name == Profiles.firstName ? "settings changed" : "profile \(profile.name) \(verb)"
+            logger.info("\(line): \(profile.settings.shownJSON)")
+        }
+        for name in old.names where !profiles.contains(name) {
+            logger.info("profile \(name) removed")
+            fallbacks[name] = nil
+            missingRateLogged.remove(name)
+            nonFiniteLogged.remove(name)
+            await output.removed(profile: name)
         }
     }
 }

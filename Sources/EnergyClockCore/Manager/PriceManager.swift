@@ -3,6 +3,10 @@ import Platform
 
 /// The one owner of prices, settings and derived bands: loads from the store, fetches when
 /// needed, follows the clock from slot to slot and hands every change to its output.
+///
+/// It holds every profile of the daemon. Profiles that read the same source and zone share one
+/// ``Feed``: one fetch per poll and one cache, however many profiles show it. A profile whose
+/// source fails falls back on its own `fallback_sources`, without touching the others.
 public actor PriceManager {
     /// Fixed parameters of a manager.
     public struct Configuration: Sendable {
@@ -12,12 +16,19 @@ public actor PriceManager {
         public var policy: RefreshSchedule.Policy
         /// Local days of prices kept in the store per source.
         public var retentionDays: Int
+        /// Names no profile may take: the outer layer's own words (for the publisher, the leaves
+        /// of the first profile's topic tree).
+        public var reservedProfileNames: Set<String>
 
         /// A configuration for `calendar` with default timing and 62 days of retention.
-        public init(calendar: LocalCalendar, policy: RefreshSchedule.Policy = .init(), retentionDays: Int = 62) {
+        public init(
+            calendar: LocalCalendar, policy: RefreshSchedule.Policy = .init(), retentionDays: Int = 62,
+            reservedProfileNames: Set<String> = []
+        ) {
             self.calendar = calendar
             self.policy = policy
             self.retentionDays = retentionDays
+            self.reservedProfileNames = reservedProfileNames
         }
     }
 
@@ -29,40 +40,37 @@ public actor PriceManager {
     let logger: Logger
     let jitter: @Sendable () -> Double
 
-    /// The effective settings.
-    public internal(set) var settings: Settings
-    /// Native slots of the chosen source, sorted, for the retention window.
-    var slots: [PriceSlot] = []
-    var stale = false
-    var updatedAt: Date?
-    /// The source whose slots are held: the chosen one, or a fallback while it fails.
-    var servedBy = ""
-    var schedule: RefreshSchedule
+    /// The effective profiles.
+    public internal(set) var profiles: Profiles
+    /// The prices by store key: one per source and zone that some profile shows.
+    var feeds: [String: Feed] = [:]
+    /// The fallbacks serving profiles, by profile name, while their own source fails.
+    var fallbacks: [String: Fallback] = [:]
     var currentDay: LocalDay?
-    var backfillTried: Set<LocalDay> = []
     var pending: [SettingsRequest] = []
     /// Euro exchange rates by day, from the store and the ECB.
     var rates = ExchangeRates()
     /// The last rates fetch failed; the prices shown are converted at older rates.
     var ratesStale = false
     var ratesSchedule: RatesSchedule
-    /// Prices are left out for want of an exchange rate; logged when that starts and ends.
-    var missingRateLogged = false
-    /// Prices are left out because they are not finite; logged when that starts and ends.
-    var nonFiniteLogged = false
+    /// Profiles whose prices are left out for want of an exchange rate; logged when that starts and ends.
+    var missingRateLogged: Set<String> = []
+    /// Profiles whose prices are left out because they are not finite; logged when that starts and ends.
+    var nonFiniteLogged: Set<String> = []
     /// Rung by ``submit(_:)-([SettingsRequest])``: requests wait in ``pending``.
     let submitted = Doorbell()
     /// Rung by ``wake()``: the run loop decides again.
     let woken = Doorbell()
 
-    /// A manager over `store`, restoring the saved settings (or the defaults on first start).
+    /// A manager over `store`, restoring the saved profiles (or the defaults on first start).
     ///
-    /// `overrides` are settings from the local configuration (such as `--custom-url`); they are
-    /// checked, applied over the saved settings and saved. Saved settings are read leniently: an
-    /// unknown or no longer valid field is logged and left out, never a reason to refuse to start.
+    /// `overrides` are settings from the local configuration (such as `--custom-url`, or profiles
+    /// in `--settings`); they are checked, applied over the saved settings and saved. Saved
+    /// settings are read leniently: an unknown or no longer valid field is logged and left out,
+    /// never a reason to refuse to start.
     public init(
         configuration: Configuration, store: sending PriceStore, catalog: SourceCatalog, clock: any WallClock,
-        output: any ManagerOutput, logger: Logger, overrides: SettingsPatch? = nil,
+        output: any ManagerOutput, logger: Logger, overrides: SettingsUpdate? = nil,
         jitter: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }
     ) throws(ManagerError) {
         self.configuration = configuration
@@ -71,12 +79,12 @@ public actor PriceManager {
         self.output = output
         self.logger = logger
         self.jitter = jitter
-        schedule = RefreshSchedule(policy: configuration.policy)
         ratesSchedule = RatesSchedule(fallback: configuration.calendar)
-        var restored = try Self.restoreSettings(from: store, catalog: catalog, logger: logger)
-        if let overrides, !overrides.values.isEmpty {
+        var restored = try Self.restoreProfiles(
+            from: store, catalog: catalog, reserved: configuration.reservedProfileNames, logger: logger)
+        if let overrides, !overrides.entries.isEmpty {
             do {
-                restored = try restored.merged(overrides)
+                restored = try restored.merged(overrides, reserved: configuration.reservedProfileNames, catalog: catalog)
                 try store.save(restored)
             } catch let error as SettingsError {
                 throw .invalidOverride(error)
@@ -86,7 +94,7 @@ public actor PriceManager {
                 preconditionFailure("unexpected \(error)")
             }
         }
-        settings = restored
+        profiles = restored
         do {
             let stored = try store.exchangeRates(notAfter: ratesSchedule.cet.day(containing: clock.now))
             rates = stored.rates
@@ -99,37 +107,40 @@ public actor PriceManager {
         self.store = store
     }
 
-    /// The saved settings, read leniently, with everything notable about them logged.
-    static func restoreSettings(from store: PriceStore, catalog: SourceCatalog, logger: Logger) throws(ManagerError) -> Settings {
-        let opening = store.opening
-        if let moved = opening.movedTo {
-            logger.error(
-                "the store was unusable (\(opening.reason ?? "damaged")); moved it to \(moved) and started a fresh one, "
-                    + (opening.settingsKept ? "keeping the saved settings" : "without the saved settings, which could not be read"))
-        }
-        let json: String?
-        do { json = try store.settingsJSON() } catch { throw .store(error) }
-        guard let json else {
-            let message = "no saved settings; starting with the defaults \(Settings.defaults.json)"
-            if opening.fresh && opening.movedTo == nil { logger.info(message) } else { logger.warning(message) }
-            return .defaults
-        }
-        let restored = Settings.restore(json: json, sources: catalog.ids)
-        for name in restored.unknownFields {
-            logger.warning(
-                "ignored the saved setting \"\(Quote.clip(name))\", which this version does not know (saved by a newer energyclock?)")
-        }
-        for repair in restored.repairs { logger.error("saved settings: \(repair)") }
-        return restored.settings
+    /// A manager with `overrides` for the first profile only.
+    public init(
+        configuration: Configuration, store: sending PriceStore, catalog: SourceCatalog, clock: any WallClock,
+        output: any ManagerOutput, logger: Logger, overrides: SettingsPatch,
+        jitter: @escaping @Sendable () -> Double = { Double.random(in: -1...1) }
+    ) throws(ManagerError) {
+        try self.init(
+            configuration: configuration, store: store, catalog: catalog, clock: clock, output: output, logger: logger,
+            overrides: overrides.values.isEmpty ? nil : SettingsUpdate(overrides), jitter: jitter)
     }
+
+    /// The first profile's settings.
+    public var settings: Settings { profiles.first }
 
     var calendar: LocalCalendar { configuration.calendar }
 
-    /// What the outside world should see now.
-    public func snapshot() -> Snapshot {
-        Snapshot.derive(
-            now: clock.now, calendar: calendar, settings: settings, slots: slots, source: servedBy,
-            stale: stale || (settings.currency != "EUR" && ratesStale), updatedAt: updatedAt, rates: rates)
+    /// What the outside world should see now of the first profile.
+    public func snapshot() -> Snapshot { snapshot(of: profiles.all[0]) }
+
+    /// What the outside world should see now of every profile, the first first.
+    public func snapshots() -> [Snapshot] { profiles.all.map(snapshot(of:)) }
+
+    /// What the outside world should see now of `profile`.
+    func snapshot(of profile: Profiles.Profile) -> Snapshot {
+        let settings = profile.settings
+        let feed = feeds[cacheKey(for: settings)]
+        let fallback = fallbacks[profile.name]
+        var snapshot = Snapshot.derive(
+            now: clock.now, calendar: calendar, settings: settings, slots: fallback?.slots ?? feed?.slots ?? [],
+            source: fallback?.source ?? settings.source,
+            stale: (fallback == nil && feed?.stale == true) || (settings.currency != "EUR" && ratesStale),
+            updatedAt: fallback?.updatedAt ?? feed?.updatedAt, rates: rates)
+        snapshot.profile = profile.name
+        return snapshot
     }
 
     /// Publishes from the cache at once, then fetches and follows the clock, and applies the
@@ -146,34 +157,44 @@ public actor PriceManager {
 
     /// Publishes from the cache at once, then fetches and follows the clock until cancelled.
     func followClock() async throws {
-        loadCache()
-        schedule.requestFetchIfNeeded(need(at: clock.now))
+        reconcileFeeds(starting: true)
         while true {
             try Task.checkCancellation()
             let now = clock.now
             rollOver(at: now)
             await refreshRatesIfDue(at: now)
-            await output.publish(noted(snapshot()))
-            switch schedule.decide(now: now, need: need(at: now), nextEvent: nextEvent(after: now)) {
-            case .fetch:
-                await refresh()
-            case let .wait(until: deadline):
-                try await sleep(until: min(deadline, nextRatesCheck(after: now)))
+            await output.publish(all: snapshots().map(noted))
+            let next = nextEvent(after: now)
+            var deadline = min(next, nextRatesCheck(after: now))
+            var due: [String] = []
+            for key in feeds.keys.sorted() {
+                switch feeds[key]!.schedule.decide(now: now, need: need(key, at: now), nextEvent: next) {
+                case .fetch: due.append(key)
+                case let .wait(until: time): deadline = min(deadline, time)
+                }
+            }
+            if due.isEmpty {
+                try await sleep(until: deadline)
+            } else {
+                await refresh(due)
             }
         }
     }
 
-    /// Loads the cache and fetches once if it lacks something; for one-shot use without ``run()``.
+    /// Loads the caches and fetches once what they lack; for one-shot use without ``run()``.
+    /// Returns the first profile's snapshot.
     public func loadAndFetchIfNeeded() async -> Snapshot {
-        loadCache()
+        reconcileFeeds(starting: true)
         await refreshRatesIfDue(at: clock.now)
-        if need(at: clock.now).any { await refresh() }
+        await refresh(feeds.keys.filter { need($0, at: clock.now).any }.sorted())
         return noted(snapshot())
     }
 
-    /// Fetches now, whatever the cache holds (the refresh button).
-    public func refreshNow() {
-        schedule.requestFetch()
+    /// Fetches now, whatever the cache holds (the refresh button): every profile's prices, or
+    /// those `profile` shows.
+    public func refreshNow(profile: String? = nil) {
+        let keys = profile.map { name in profiles[name].map { [cacheKey(for: $0)] } ?? [] } ?? Array(feeds.keys)
+        for key in keys { feeds[key]?.schedule.requestFetch() }
         wake()
     }
 
@@ -195,44 +216,6 @@ public actor PriceManager {
         store.close()
     }
 
-    /// What is missing at `now`.
-    func need(at now: Date) -> RefreshSchedule.Need {
-        let today = calendar.day(containing: now)
-        return RefreshSchedule.Need(
-            today: !slots.covers(calendar.interval(of: today)),
-            tomorrow: now >= publicationTime(on: today) && !slots.covers(calendar.interval(of: today.adding(days: 1))),
-            chosenSource: servedBy == settings.source,
-            stale: stale
-        )
-    }
-
-    /// When tomorrow's prices are expected on `day`.
-    func publicationTime(on day: LocalDay) -> Date {
-        calendar.instant(hour: configuration.policy.tomorrowHour, on: day)
-    }
-
-    /// The days a cache load covers: the retention period up to the end of tomorrow.
-    func retentionWindow() -> DateInterval {
-        let today = calendar.day(containing: clock.now)
-        return DateInterval(
-            start: calendar.start(of: today.adding(days: -configuration.retentionDays)),
-            end: calendar.start(of: today.adding(days: 2)))
-    }
-
-    /// The next instant something changes by itself: a slot boundary, the publication hour or midnight.
-    func nextEvent(after now: Date) -> Date {
-        let today = calendar.day(containing: now)
-        var event = calendar.start(of: today.adding(days: 1))
-        let publication = publicationTime(on: today)
-        if publication > now { event = min(event, publication) }
-        if let i = slots.index(containing: now) {
-            event = min(event, slots[i].end)
-        } else if let later = slots.first(where: { $0.start > now }) {
-            event = min(event, later.start)
-        }
-        return event
-    }
-
     /// Sleeps until `deadline`, or until a change calls ``wake()``.
     func sleep(until deadline: Date) async throws {
         let clock = clock
@@ -249,39 +232,5 @@ public actor PriceManager {
     /// Cuts a sleep short so the run loop decides again (the next sleep, when it is awake).
     func wake() {
         woken.ring()
-    }
-
-    /// At the first instant of a new local day: trims old history and forgets old backfill attempts.
-    func rollOver(at now: Date) {
-        let today = calendar.day(containing: now)
-        guard currentDay != today else { return }
-        let first = currentDay == nil
-        currentDay = today
-        backfillTried = []
-        guard !first else { return }
-        let cutoff = calendar.start(of: today.adding(days: -configuration.retentionDays))
-        do { try store.trim(before: cutoff) } catch { logger.warning("\(error)") }
-        slots.removeAll { $0.end <= cutoff }
-        logger.info("new day \(today): \(slots.overlapping(calendar.interval(of: today)).count) slots known")
-    }
-
-    /// The store key of the chosen source's cache under `settings`.
-    func cacheKey(for settings: Settings) -> String {
-        catalog[settings.source]?.cacheKey(for: settings) ?? settings.source
-    }
-
-    /// Loads the chosen source's cached slots and last fetch time.
-    func loadCache() {
-        let key = cacheKey(for: settings)
-        slots = cached(catalog[settings.source], settings)
-        do {
-            updatedAt = try store.lastSuccess(source: key)
-        } catch {
-            logger.error("\(error)")
-            updatedAt = nil
-        }
-        servedBy = settings.source
-        stale = false
-        logger.info("loaded \(slots.count) cached slots of \(URLRedaction.redacted(key))")
     }
 }

@@ -22,6 +22,8 @@ public struct PricedSlot: Sendable, Hashable {
 
 /// Everything the outside world sees at one instant; derived purely from prices, settings and time.
 public struct Snapshot: Sendable, Equatable {
+    /// The profile this shows.
+    public var profile = Profiles.firstName
     /// The instant this describes.
     public var now: Date
     /// The zone that local times are written in.
@@ -100,7 +102,8 @@ public struct Snapshot: Sendable, Equatable {
 
         func priced(_ slot: PriceSlot) -> PricedSlot? {
             guard let parts = components(slot) else { return nil }
-            return PricedSlot(slot: slot, components: parts, band: thresholds.map { Band.of(parts.total, under: $0) })
+            return PricedSlot(
+                slot: slot, components: parts, band: thresholds.map { Band.of(parts.total, under: $0, reversed: settings.bandsReversed) })
         }
         func starting(in span: DateInterval) -> [PricedSlot] {
             resolved.filter { $0.start >= span.start && $0.start < span.end }.compactMap(priced)

@@ -11,11 +11,7 @@ extension SettingDescriptor {
         .number(.surcharge, \.surcharge, in: -1...5, entity: box("Surcharge", step: 0.001, unit: .pricePerKWh)),
         .number(.markupPercent, \.markupPercent, in: -100...100, entity: box("Supplier markup", step: 0.1, unit: .percent)),
         .stored(.gridFee, \.gridFee, .gridFee, wrap: SettingValue.gridFee) { if case let .gridFee(v) = $0 { v } else { nil } },
-        .stored(
-            .vatOnNegative, \.vatOnNegative, .flag,
-            entity: Entity(component: .switch, name: "VAT on negative prices", step: nil, unit: .none),
-            wrap: SettingValue.flag
-        ) { if case let .flag(v) = $0 { v } else { nil } },
+        .flag(.vatOnNegative, \.vatOnNegative, entity: Entity(component: .switch, name: "VAT on negative prices", step: nil, unit: .none)),
         .choice(.currency, \.currency, ["EUR"] + ExchangeRates.ecbCurrencies, entity: select("Currency"), addOn: true),
         .cases(.resolution, \.resolution, entity: select("Resolution")),
         .choice(.zone, \.zone, BiddingZone.all.map(\.code), entity: select("Bidding zone"), addOn: true),
@@ -33,6 +29,12 @@ extension SettingDescriptor {
                 if case let .levels(v) = value { for (band, level) in v { settings.brightness[band] = level } }
             }),
         .integer(.priceDecimals, \.priceDecimals, in: 1...6, entity: box("Price decimals", step: 1, unit: .none)),
+        .cases(.kind, \.kind, entity: select("Kind")),
+        .number(.exportFactor, \.exportFactor, in: 0...5, entity: box("Export factor", step: 0.01, unit: .none)),
+        .number(.exportFee, \.exportFee, in: -1...1, entity: box("Export fee", step: 0.001, unit: .pricePerKWh)),
+        .flag(.exportVAT, \.exportVAT, entity: Entity(component: .switch, name: "VAT on export", step: nil, unit: .none)),
+        .cases(.exportNegative, \.exportNegative, entity: select("Export at negative prices")),
+        .cases(.direction, \.direction, entity: select("Band direction")),
     ]
 
     /// The descriptors by field.

@@ -81,6 +81,13 @@ extension SettingDescriptor {
         }
     }
 
+    /// A switch read from and written to `path`.
+    static func flag(_ field: SettingsField, _ path: any WritableKeyPath<Settings, Bool> & Sendable, entity: Entity? = nil)
+        -> SettingDescriptor
+    {
+        stored(field, path, .flag, entity: entity, wrap: SettingValue.flag) { if case let .flag(v) = $0 { v } else { nil } }
+    }
+
     /// A word read from and written to `path`; an empty `choices` means "a known source id".
     static func choice(
         _ field: SettingsField, _ path: any WritableKeyPath<Settings, String> & Sendable, _ choices: [String], entity: Entity? = nil,

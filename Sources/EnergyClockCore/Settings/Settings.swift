@@ -6,6 +6,32 @@ public enum ColorMode: String, Sendable, CaseIterable {
     case relative
 }
 
+/// Whether a price is paid for buying or for selling a kWh.
+public enum PriceKind: String, Sendable, CaseIterable {
+    /// What a household pays: market, markup, surcharge, grid fee and VAT.
+    case `import`
+    /// What a household is paid for feeding in: market × factor + fee, VAT only when asked for.
+    case export
+}
+
+/// What an export pays while the market price is negative.
+public enum NegativeExportRule: String, Sendable, CaseIterable {
+    /// The formula applies as at any other price, so the household may pay to feed in.
+    case pay
+    /// Nothing is paid (as German feed-in tariffs since 2025): the price is 0.
+    case zero
+}
+
+/// Which way the bands point.
+public enum BandDirection: String, Sendable, CaseIterable {
+    /// `export` for an export profile, `import` otherwise.
+    case auto
+    /// Green is the cheapest price to buy at.
+    case `import`
+    /// Green is the best price to sell at.
+    case export
+}
+
 /// Everything a user can change at run time; persisted in the store and published on `settings`.
 public struct Settings: Sendable, Hashable {
     /// Id of the price source, e.g. `energyzero`.
@@ -45,6 +71,18 @@ public struct Settings: Sendable, Hashable {
     /// Decimals of every published price, 1…6: `price`, the payloads' prices and the bands, which
     /// are worked out on the price as published.
     public var priceDecimals = 6
+    /// Whether this is a price paid for a kWh bought (`import`) or one paid for a kWh sold (`export`).
+    public var kind = PriceKind.import
+    /// The share of the market price an export pays, 0…5: `price = market × export_factor + export_fee`.
+    public var exportFactor = 1.0
+    /// Added per kWh to an export price before any VAT, −1…1 (usually negative: the buyer's fee).
+    public var exportFee = 0.0
+    /// Whether `vat_percent` is added to an export price; off by default, as most feed-in tariffs are paid without.
+    public var exportVAT = false
+    /// What an export pays in a slot whose market price is below zero.
+    public var exportNegative = NegativeExportRule.pay
+    /// Which way the bands point: green is cheapest to buy (`import`) or best to sell (`export`).
+    public var direction = BandDirection.auto
 
     /// The settings of a fresh installation.
     public static let defaults = Settings(
@@ -96,6 +134,15 @@ public struct Settings: Sendable, Hashable {
 
     /// The colour of `band` under this palette.
     public func color(of band: Band) -> RGBColor { palette[band] ?? band.defaultColor }
+
+    /// Whether the bands are read the other way round: high prices green, as for selling.
+    public var bandsReversed: Bool {
+        switch direction {
+        case .auto: kind == .export
+        case .import: false
+        case .export: true
+        }
+    }
 
     /// The unit of every published price: `EUR/kWh`, `SEK/kWh`, ….
     public var unit: String { currency + "/kWh" }

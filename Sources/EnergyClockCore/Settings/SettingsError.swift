@@ -25,6 +25,10 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     case notAllowed(field: String, reason: String)
     /// The store could not save the settings; nothing changed.
     case persistFailed(String)
+    /// A profile cannot be created, found or removed as asked.
+    case profile(String, reason: String)
+    /// A refusal within the settings of the named profile.
+    indirect case inProfile(String, SettingsError)
 
     /// The name of the case, e.g. `badJSON`: refusals of one kind are logged together.
     public var kind: String {
@@ -41,6 +45,8 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
         case .thresholdsNotIncreasing: "thresholdsNotIncreasing"
         case .notAllowed: "notAllowed"
         case .persistFailed: "persistFailed"
+        case .profile: "profile"
+        case let .inProfile(_, error): error.kind
         }
     }
 
@@ -62,6 +68,8 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
             "thresholds must increase strictly: green_max \(DecimalFormat.string(g)) < yellow_max \(DecimalFormat.string(y)) < orange_max \(DecimalFormat.string(o)) does not hold"
         case let .notAllowed(field, reason): "\(Quote.clip(field)) refused: \(reason)"
         case let .persistFailed(reason): "settings could not be saved, nothing changed: \(reason)"
+        case let .profile(name, reason): "profile \"\(Quote.clip(name))\" refused: \(reason)"
+        case let .inProfile(name, error): "profile \"\(Quote.clip(name))\": \(error.description)"
         }
     }
 }

@@ -40,6 +40,18 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case brightness
     /// Decimals of every published price.
     case priceDecimals = "price_decimals"
+    /// `import` or `export`.
+    case kind
+    /// Share of the market price an export pays.
+    case exportFactor = "export_factor"
+    /// Fee added to an export price.
+    case exportFee = "export_fee"
+    /// VAT on an export price or not.
+    case exportVAT = "export_vat"
+    /// `pay` or `zero` while the market price is negative.
+    case exportNegative = "export_negative"
+    /// `auto`, `import` or `export`: which way the bands point.
+    case direction
 
     /// The shape of a field's value.
     public enum Kind: Sendable, Equatable {

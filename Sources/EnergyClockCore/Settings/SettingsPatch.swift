@@ -18,14 +18,19 @@ public struct SettingsPatch: Sendable, Hashable {
         try checkSize(payload)
         guard let json = JSONValue.parse(payload) else { throw .badJSON }
         guard case let .object(members) = json else { throw .notAnObject(found: json.typeName) }
-        var patch = SettingsPatch()
+        let patch = try SettingsPatch(members: members, sources: sources)
+        guard !patch.values.isEmpty else { throw .empty }
+        return patch
+    }
+
+    /// The fields of a parsed JSON object, each checked; an empty object is an empty patch.
+    init(members: [String: JSONValue], sources: [String]) throws(SettingsError) {
+        values = [:]
         // Sorted so that the first error named is the same on every run.
         for (name, value) in members.sorted(by: { $0.key < $1.key }) {
             guard let field = SettingsField(rawValue: name) else { throw .unknownField(name) }
-            patch.values[field] = try field.validate(value, sources: sources, plain: false)
+            values[field] = try field.validate(value, sources: sources, plain: false)
         }
-        guard !patch.values.isEmpty else { throw .empty }
-        return patch
     }
 
     /// Parses a `settings/<field>/set` payload: a plain value such as `relative`, `"relative"`, `0.12` or `7`.
@@ -42,7 +47,7 @@ public struct SettingsPatch: Sendable, Hashable {
         return SettingsPatch([field: try field.validate(value, sources: sources, plain: true)])
     }
 
-    private static func checkSize(_ payload: [UInt8]) throws(SettingsError) {
+    static func checkSize(_ payload: [UInt8]) throws(SettingsError) {
         guard payload.count <= maxPayloadBytes else { throw .tooLarge(bytes: payload.count, limit: maxPayloadBytes) }
     }
 }

@@ -8,8 +8,8 @@ extension PriceStore {
     /// 1: settings, prices and fetches (stores from before versioning read as 0 and hold this
     /// layout). 2: the topics an outer layer last published. 3: euro exchange rates by day. 4: those
     /// topics become one of the named notes that outer layers keep (`notes`), which the core gives
-    /// no meaning.
-    public static let schemaVersion: Int64 = 4
+    /// no meaning. 5: the profiles after the first, by name and position.
+    public static let schemaVersion: Int64 = 5
 
     /// Why a store file could not be opened.
     enum OpenFailure: Error {
@@ -85,6 +85,7 @@ extension PriceStore {
         INSERT OR IGNORE INTO notes (name, item) SELECT 'published', topic FROM retained_topics;
         DROP TABLE IF EXISTS retained_topics;
         """,
+        "CREATE TABLE IF NOT EXISTS profiles (name TEXT PRIMARY KEY, position INTEGER NOT NULL, json TEXT NOT NULL) WITHOUT ROWID;",
     ]
 
     /// The settings JSON of a damaged store, if it can still be read.

@@ -84,6 +84,28 @@ public final class PriceStore {
         try db.query(Self.saveSettingsSQL, [.text(settings.json)], action: "save settings")
     }
 
+    /// The saved profiles after the first, in order, as names and settings JSON.
+    public func profileRows() throws(StoreError) -> [(name: String, json: String)] {
+        var rows: [(name: String, json: String)] = []
+        try db.query("SELECT name, json FROM profiles ORDER BY position", action: "read profiles") { rows.append(($0.text(0), $0.text(1))) }
+        return rows
+    }
+
+    /// Saves every profile in one transaction, durably: the first as the settings, the others by
+    /// position; a profile no longer in `profiles` is gone from the store.
+    public func save(_ profiles: Profiles) throws(StoreError) {
+        try db.transaction(action: "save settings") { () throws(StoreError) in
+            try db.query(Self.saveSettingsSQL, [.text(profiles.first.json)], action: "save settings")
+            try db.query("DELETE FROM profiles", action: "save profiles")
+            for (position, profile) in profiles.all.enumerated().dropFirst() {
+                try db.query(
+                    "INSERT INTO profiles (name, position, json) VALUES (?, ?, ?)",
+                    [.text(profile.name), .integer(Int64(position)), .text(profile.settings.json)],
+                    action: "save the profile \(profile.name)")
+            }
+        }
+    }
+
     static let saveSettingsSQL = "INSERT INTO settings (id, json) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET json = excluded.json"
 
     /// The note called `name`, as saved by ``saveNote(_:_:)``; empty when there is none.

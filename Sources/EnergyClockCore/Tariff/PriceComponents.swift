@@ -32,14 +32,37 @@ public struct PriceComponents: Sendable, Hashable {
     /// out on this number, so a band always agrees with the price a user reads.
     public var total: Double { DecimalFormat.rounded(market + markup + surcharge + gridFee + vat, decimals: decimals) }
 
-    /// The parts of the price of a kWh bought at `market` (in the user's currency) with `gridFee` due:
-    /// `(market × (1 + markup) + surcharge + grid_fee) × (1 + vat)`.
+    /// The parts of the price of a kWh at `market` (in the user's currency) with `gridFee` due.
+    ///
+    /// Bought (`kind: import`): `(market × (1 + markup) + surcharge + grid_fee) × (1 + vat)`.
+    /// Sold (`kind: export`): `market × export_factor + export_fee`, with VAT only under
+    /// `export_vat`; ``markup`` holds `market × (export_factor − 1)` and ``surcharge`` the fee. Under
+    /// `export_negative: zero` a slot whose market price is negative pays nothing: every part but
+    /// the market price is zero, and ``markup`` takes the market price back out.
     public init(market: Double, gridFee: Double, settings: Settings) {
+        if settings.kind == .export {
+            self.init(exportAt: market, settings: settings)
+            return
+        }
         let markup = market * settings.markupPercent / 100
         let beforeVAT = market + markup + settings.surcharge + gridFee
         let taxed = beforeVAT >= 0 || settings.vatOnNegative
         self.init(
             market: market, markup: markup, surcharge: settings.surcharge, gridFee: gridFee,
+            vat: taxed ? beforeVAT * settings.vatPercent / 100 : 0, decimals: settings.priceDecimals)
+    }
+
+    /// The parts of an export price; see ``init(market:gridFee:settings:)``.
+    private init(exportAt market: Double, settings: Settings) {
+        if market < 0, settings.exportNegative == .zero {
+            self.init(market: market, markup: -market, surcharge: 0, gridFee: 0, vat: 0, decimals: settings.priceDecimals)
+            return
+        }
+        let adjustment = market * (settings.exportFactor - 1)
+        let beforeVAT = market + adjustment + settings.exportFee
+        let taxed = settings.exportVAT && (beforeVAT >= 0 || settings.vatOnNegative)
+        self.init(
+            market: market, markup: adjustment, surcharge: settings.exportFee, gridFee: 0,
             vat: taxed ? beforeVAT * settings.vatPercent / 100 : 0, decimals: settings.priceDecimals)
     }
 }

@@ -8,9 +8,11 @@ import Foundation
 /// Each must return or throw its own typed error for any input; a crash, a sanitizer report or
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
-    case settings, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options, supervisor, health, helper
+    case settings, profiles, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options, supervisor, health, helper
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
+    /// Real sources that are never asked: only their checks of settings run.
+    static let catalog = SourceRegistry.catalog(baseURLs: [:], token: nil, http: HTTPClient(timeout: 1))
 
     func run(_ bytes: [UInt8]) {
         switch self {
@@ -21,6 +23,13 @@ enum FuzzTarget: String, CaseIterable {
             let name = String(decoding: bytes[..<split], as: UTF8.self)
             _ = try? SettingsPatch.parse(field: name, plain: Array(bytes[min(split + 1, bytes.endIndex)...]), sources: Self.sources)
             _ = Settings.restore(json: String(decoding: bytes, as: UTF8.self), sources: Self.sources)
+        case .profiles:
+            // The first profile's form and another's, each folded onto the profiles so far.
+            var profiles = Profiles(first: .defaults)
+            for name in [Profiles.firstName, "export"] {
+                guard let update = try? SettingsUpdate.parse(object: bytes, sources: Self.sources, profile: name) else { continue }
+                if let next = try? profiles.merged(update, reserved: ["prices", "settings"], catalog: Self.catalog) { profiles = next }
+            }
         case .energyzero: _ = try? EnergyZeroSource.parse(bytes)
         case .entsoe: _ = try? EntsoeSource.parse(bytes)
         case .awattar: _ = try? AwattarSource.parse(bytes)

@@ -1,0 +1,135 @@
+import FoundationEssentials
+
+extension PriceManager {
+    /// The store key of the prices `settings` show: their source's cache for their zone.
+    func cacheKey(for settings: Settings) -> String {
+        catalog[settings.source]?.cacheKey(for: settings) ?? settings.source
+    }
+
+    /// Makes the feeds match the profiles: a feed for every source and zone some profile shows,
+    /// loaded from the cache, and none for those no profile shows any more; fallbacks of removed
+    /// profiles, or of profiles now on another feed, end.
+    ///
+    /// A new feed fetches at once after a change, and at start only when its cache lacks something.
+    func reconcileFeeds(starting: Bool) {
+        var wanted: [String: Settings] = [:]
+        var history: [String: Int] = [:]
+        for profile in profiles.all {
+            let key = cacheKey(for: profile.settings)
+            if wanted[key] == nil { wanted[key] = profile.settings }
+            history[key] = max(history[key] ?? 1, profile.settings.historyDays)
+        }
+        for key in feeds.keys where wanted[key] == nil { feeds[key] = nil }
+        for (key, settings) in wanted {
+            let days = history[key] ?? 1
+            if var feed = feeds[key] {
+                feed.settings = settings
+                if days > feed.historyDays {
+                    feed.historyDays = days
+                    feed.slots = cached(key, historyDays: days)
+                    feed.backfillTried = []
+                    feed.schedule.requestFetch()
+                }
+                feed.historyDays = days
+                feeds[key] = feed
+                continue
+            }
+            var feed = Feed(
+                key: key, source: settings.source, settings: settings, historyDays: days, slots: cached(key, historyDays: days),
+                schedule: RefreshSchedule(policy: configuration.policy))
+            do { feed.updatedAt = try store.lastSuccess(source: key) } catch { logger.error("\(error)") }
+            feeds[key] = feed
+            logger.info("loaded \(feed.slots.count) cached slots of \(URLRedaction.redacted(key))")
+            if starting { feeds[key]!.schedule.requestFetchIfNeeded(need(key, at: clock.now)) } else { feeds[key]!.schedule.requestFetch() }
+        }
+        for (name, fallback) in fallbacks {
+            guard let settings = profiles[name], cacheKey(for: settings) == fallback.primaryKey else {
+                fallbacks[name] = nil
+                continue
+            }
+        }
+    }
+
+    /// The names of the profiles that show the feed `key`.
+    func profileNames(on key: String) -> [String] {
+        profiles.all.filter { cacheKey(for: $0.settings) == key }.map(\.name)
+    }
+
+    /// What the feed `key` is missing at `now`.
+    func need(_ key: String, at now: Date) -> RefreshSchedule.Need {
+        guard let feed = feeds[key] else { return RefreshSchedule.Need(today: false, tomorrow: false) }
+        let today = calendar.day(containing: now)
+        return RefreshSchedule.Need(
+            today: !feed.slots.covers(calendar.interval(of: today)),
+            tomorrow: now >= publicationTime(on: today) && !feed.slots.covers(calendar.interval(of: today.adding(days: 1))),
+            chosenSource: !profileNames(on: key).contains { fallbacks[$0] != nil },
+            stale: feed.stale
+        )
+    }
+
+    /// When tomorrow's prices are expected on `day`.
+    func publicationTime(on day: LocalDay) -> Date {
+        calendar.instant(hour: configuration.policy.tomorrowHour, on: day)
+    }
+
+    /// The days a feed holds in memory: its profiles' history up to the end of tomorrow; the store
+    /// keeps more (the retention period).
+    func heldWindow(historyDays: Int) -> DateInterval {
+        let today = calendar.day(containing: clock.now)
+        return DateInterval(start: calendar.start(of: today.adding(days: -historyDays)), end: calendar.start(of: today.adding(days: 2)))
+    }
+
+    /// The next instant something changes by itself: a slot boundary of any profile's prices, the
+    /// publication hour or midnight.
+    func nextEvent(after now: Date) -> Date {
+        let today = calendar.day(containing: now)
+        var event = calendar.start(of: today.adding(days: 1))
+        let publication = publicationTime(on: today)
+        if publication > now { event = min(event, publication) }
+        for slots in feeds.values.map(\.slots) + fallbacks.values.map(\.slots) {
+            if let i = slots.index(containing: now) {
+                event = min(event, slots[i].end)
+            } else if let later = slots.first(where: { $0.start > now }) {
+                event = min(event, later.start)
+            }
+        }
+        return event
+    }
+
+    /// At the first instant of a new local day: trims old history and forgets old backfill attempts.
+    func rollOver(at now: Date) {
+        let today = calendar.day(containing: now)
+        guard currentDay != today else { return }
+        let first = currentDay == nil
+        currentDay = today
+        for key in feeds.keys { feeds[key]!.backfillTried = [] }
+        guard !first else { return }
+        let cutoff = calendar.start(of: today.adding(days: -configuration.retentionDays))
+        do { try store.trim(before: cutoff) } catch { logger.warning("\(error)") }
+        for (key, feed) in feeds {
+            let held = heldWindow(historyDays: feed.historyDays).start
+            feeds[key]!.slots.removeAll { $0.end <= held }
+        }
+        for name in fallbacks.keys {
+            let held = heldWindow(historyDays: profiles[name]?.historyDays ?? 1).start
+            fallbacks[name]!.slots.removeAll { $0.end <= held }
+        }
+        let counts = profiles.all.map { profile in
+            let slots = fallbacks[profile.name]?.slots ?? feeds[cacheKey(for: profile.settings)]?.slots ?? []
+            return slots.overlapping(calendar.interval(of: today)).count
+        }
+        logger.info(
+            "new day \(today): \(counts.count == 1 ? "\(counts[0]) slots" : "\(counts.map(String.init).joined(separator: ", ")) slots per profile") known"
+        )
+    }
+
+    /// The cached slots under the store key `key` in `window`, by default the days held for `historyDays`.
+    func cached(_ key: String, historyDays: Int, window: DateInterval? = nil) -> [PriceSlot] {
+        do {
+            return try store.slots(source: key, overlapping: window ?? heldWindow(historyDays: historyDays))
+        } catch {
+            logger.error("\(error)")
+            return []
+        }
+    }
+}
