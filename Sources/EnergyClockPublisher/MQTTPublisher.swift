@@ -45,6 +45,7 @@ package actor MQTTPublisher: ManagerOutput {
 
     /// Shows every profile's snapshot: what describes now of each before the day's payloads of any.
     package func publish(all snapshots: [Snapshot]) async {
+        if snapshots.count > 1 { handle(.current(snapshots)) }
         let points = handle(.snapshots(snapshots)).points
         if !points.isEmpty { await options.influx?.enqueue(points) }
     }

@@ -83,6 +83,14 @@ extension PublisherState {
         if connected, order.count != before { actions.append(.ledger(ownedTopics)) }
     }
 
+    /// What describes now of each of `snapshots`, and nothing else.
+    mutating func showCurrent(_ snapshots: [Snapshot], _ actions: inout [Action]) {
+        guard connected, snapshots.allSatisfy({ views[$0.profile] != nil }) else { return }
+        for snapshot in snapshots {
+            send(views[snapshot.profile]!.retained.changes(in: .now, of: snapshot), to: snapshot.profile, &actions)
+        }
+    }
+
     /// The discovery configs when the unit changed, and the lights.
     private mutating func showDevices(_ snapshot: Snapshot, _ actions: inout [Action]) {
         let name = snapshot.profile
@@ -131,7 +139,7 @@ extension PublisherState {
     }
 
     /// Sends a profile's retained changes, noted as held by the broker until reported undelivered.
-    private mutating func send(_ changes: [OutgoingMessage], to name: String, _ actions: inout [Action]) {
+    mutating func send(_ changes: [OutgoingMessage], to name: String, _ actions: inout [Action]) {
         for message in changes {
             views[name]!.retained.sent(message)
             actions.append(.send(message))

@@ -26,6 +26,9 @@ struct PublisherState {
         /// The manager has new snapshots of every profile: what describes now goes out for all
         /// of them before any of the day's larger payloads.
         case snapshots([Snapshot])
+        /// Only the part of new snapshots that describes now; ``snapshots(_:)`` with the same ones
+        /// follows with the rest. Two events, so that the prices leave before the rest is rendered.
+        case current([Snapshot])
         /// The profile was removed: its topics and entities are cleared.
         case removed(profile: String)
         /// A settings request was handled.
@@ -113,6 +116,7 @@ struct PublisherState {
             note(health.connection(false, at: now), &actions)
         case let .snapshot(snapshot): show([snapshot], now, &actions)
         case let .snapshots(snapshots): show(snapshots, now, &actions)
+        case let .current(snapshots): showCurrent(snapshots, &actions)
         case let .removed(name): remove(name, &actions)
         case let .answered(outcome):
             guard connected else { break }

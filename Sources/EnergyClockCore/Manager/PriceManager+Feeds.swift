@@ -11,7 +11,10 @@ extension PriceManager {
     /// profiles, or of profiles now on another feed, end.
     ///
     /// A new feed fetches at once after a change, and at start only when its cache lacks something.
-    func reconcileFeeds(starting: Bool) {
+    /// Returns whether a feed came, went or was asked to fetch: whether the run loop has news.
+    @discardableResult
+    func reconcileFeeds(starting: Bool) -> Bool {
+        var changed = false
         var wanted: [String: Settings] = [:]
         var history: [String: Int] = [:]
         for profile in profiles.all {
@@ -19,7 +22,10 @@ extension PriceManager {
             if wanted[key] == nil { wanted[key] = profile.settings }
             history[key] = max(history[key] ?? 1, profile.settings.historyDays)
         }
-        for key in feeds.keys where wanted[key] == nil { feeds[key] = nil }
+        for key in feeds.keys where wanted[key] == nil {
+            feeds[key] = nil
+            changed = true
+        }
         for (key, settings) in wanted {
             let days = history[key] ?? 1
             if var feed = feeds[key] {
@@ -29,6 +35,7 @@ extension PriceManager {
                     feed.slots = cached(key, historyDays: days)
                     feed.backfillTried = []
                     feed.schedule.requestFetch()
+                    changed = true
                 }
                 feed.historyDays = days
                 feeds[key] = feed
@@ -41,13 +48,16 @@ extension PriceManager {
             feeds[key] = feed
             logger.info("loaded \(feed.slots.count) cached slots of \(URLRedaction.redacted(key))")
             if starting { feeds[key]!.schedule.requestFetchIfNeeded(need(key, at: clock.now)) } else { feeds[key]!.schedule.requestFetch() }
+            changed = true
         }
         for (name, fallback) in fallbacks {
             guard let settings = profiles[name], cacheKey(for: settings) == fallback.primaryKey else {
                 fallbacks[name] = nil
+                changed = true
                 continue
             }
         }
+        return changed
     }
 
     /// The names of the profiles that show the feed `key`.

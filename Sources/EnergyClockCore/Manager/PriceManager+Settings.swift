@@ -59,9 +59,12 @@ extension PriceManager {
         if committed != old {
             profiles = committed
             await announceChanges(from: old)
-            reconcileFeeds(starting: false)
-            await output.publish(all: snapshots())
-            wake()
+            let feedsChanged = reconcileFeeds(starting: false)
+            // Only the profiles the batch changed: the others show what they showed.
+            await output.publish(all: profiles.all.filter { old[$0.name] != $0.settings }.map(snapshot(of:)))
+            // The run loop decides again when there is something to fetch; a new threshold alone
+            // moves no boundary, so the other profiles are not derived again for it.
+            if feedsChanged { wake() }
         }
 
         for (request, result) in zip(batch, results) {

@@ -153,11 +153,18 @@ case "storm" where arguments.count == 4:
     try await storm(port: Int(arguments[2])!, count: Int(arguments[3])!)
 case "first" where arguments.count == 3:
     try await firstPrice(port: Int(arguments[2])!)
+case "allprices" where arguments.count >= 5:
+    try await allPrices(port: Int(arguments[2])!, count: Int(arguments[3])!, filters: Array(arguments[4...]))
+case "lastlag" where arguments.count == 5:
+    try await lastProfileLag(port: Int(arguments[2])!, count: Int(arguments[3])!, profiles: Int(arguments[4])!)
+case "profilestorm" where arguments.count == 5:
+    try await profileStorm(port: Int(arguments[2])!, count: Int(arguments[3])!, profiles: Int(arguments[4])!)
 default:
     print(
         """
         usage: energyclock-bench core FIXTURE.json | roundtrip PORT COUNT | echo PORT COUNT | fsync DIR COUNT
                | color PORT COUNT LOW HIGH | boundaries PORT COUNT | storm PORT COUNT | first PORT
+               | allprices PORT COUNT FILTER… | lastlag PORT COUNT PROFILES | profilestorm PORT COUNT PROFILES
         """)
     exit(2)
 }

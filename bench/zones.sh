@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# The many-zones benchmark: one daemon with 40 profiles (the first on the user's own prices, one
+# per ENTSO-E bidding zone, and export views of five of them) beside 40 one-profile daemons with
+# the same 40 price views, all against a real mosquitto and a loopback ENTSO-E that serves the
+# recorded answer re-dated. Appends its section to bench/results.md.
+#
+#   bench/zones.sh            about three minutes
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+ensure_build_environment
+swift build -c release --product energyclock
+swift build -c release --product energyclock-render
+(cd bench && swift build -c release)
+bench="bench/.build/release/energyclock-bench"
+daemon="$(swift build -c release --show-bin-path)/energyclock"
+results="bench/results.md"
+idle_seconds="${IDLE_SECONDS:-60}"
+
+work="$(mktemp -d)"
+chmod 755 "$work"
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+port=$((10000 + RANDOM % 20000))
+api=$((port + 1))
+printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\nmax_queued_messages 100000\n' "$port" >"$work/mosquitto.conf"
+mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
+pids+=($!)
+python3 bench/entsoe-server.py "$api" Sources/EnergyClockTesting/Fixtures/BE_60M.xml &
+pids+=($!)
+sleep 0.5
+
+zones=(NL BE DE-LU FR AT CH CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI EE LV LT ES PT IT-NORD IT-CNOR IT-CSUD IT-SUD IT-SICI IT-SARD HU RO SI)
+zones=($(for z in "${zones[@]}"; do grep -q "(\"$z\"," Sources/EnergyClockCore/PriceSources/BiddingZone.swift && echo "$z"; done))
+now=$(date +%s)
+hour=$((now / 3600 * 3600))
+{
+    printf '['
+    for i in $(seq -2 47); do printf '%s{"start":%d,"price":0.05}' "$([ "$i" = -2 ] || echo ,)" $((hour + i * 3600)); done
+    printf ']'
+} >"$work/hourly.json"
+{
+    printf '['
+    for i in $(seq 0 900); do printf '%s{"start":%d,"price":0.0%d}' "$([ "$i" = 0 ] || echo ,)" $((now - 5 + i)) $((4 + i % 2)); done
+    printf ']'
+} >"$work/seconds.json"
+
+# The 39 views after the first: p01… one per zone, then exports of the first five zones.
+views=()
+for z in "${zones[@]}"; do views+=("{\"source\":\"entsoe\",\"zone\":\"$z\"}"); done
+for z in "${zones[@]:0:$((39 - ${#zones[@]}))}"; do views+=("{\"source\":\"entsoe\",\"zone\":\"$z\",\"kind\":\"export\"}"); done
+profiles="{\"source\":\"custom\",\"profiles\":{"
+for i in "${!views[@]}"; do profiles+="$([ "$i" = 0 ] || echo ,)$(printf '"p%02d"' $((i + 1))):${views[$i]}"; done
+profiles+="}}"
+
+run() { # NAME PREFIX PRICES SETTINGS [FLAGS…]: a daemon in the background; its pid in $pid
+    local name="$1" prefix="$2" prices="$3" settings="$4"
+    shift 4
+    ENERGYCLOCK_ENTSOE_TOKEN=bench "$daemon" run --mqtt-host 127.0.0.1 --mqtt-port "$port" --state-dir "$work/$name" \
+        --topic-prefix "$prefix" --custom-url "file://$work/$prices" --entsoe-url "http://127.0.0.1:$api" --ha-discovery false \
+        --log-level warning --settings "$settings" "$@" 2>"$work/$name.log" &
+    pid=$!
+    pids+=("$pid")
+}
+pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
+
+{
+    echo
+    echo "## Many zones: one daemon with 40 profiles beside 40 one-profile daemons"
+    echo
+    echo "$(date -u +%Y-%m-%d): the first profile on the user's own prices, ${#zones[@]} ENTSO-E zones and $((39 - ${#zones[@]})) export views, from a loopback ENTSO-E serving the recorded BE_60M.xml re-dated. Times in ms, memory in kB."
+    echo
+    # One daemon, 40 profiles, from an empty store: until every profile's first retained price.
+    "$bench" allprices "$port" 40 energyclock/price "energyclock/+/price" >"$work/all" &
+    waiter=$!
+    sleep 0.4
+    run many energyclock hourly.json "$profiles"
+    many=$pid
+    wait "$waiter"
+    startup_many=$(cat "$work/all")
+
+    # 40 daemons, one view each, each under its own prefix.
+    "$bench" allprices "$port" 40 "+/price" >"$work/all" &
+    waiter=$!
+    sleep 0.4
+    run single0 s00 hourly.json '{"source":"custom"}'
+    singles=("$pid")
+    for i in "${!views[@]}"; do
+        run "single$((i + 1))" "$(printf 's%02d' $((i + 1)))" hourly.json "${views[$i]}"
+        singles+=("$pid")
+    done
+    wait "$waiter"
+    startup_singles=$(cat "$work/all")
+    sleep 5
+    pss_many=$(pss "$many")
+    pss_one=$(pss "${singles[0]}")
+    pss_sum=0
+    for p in "${singles[@]}"; do pss_sum=$((pss_sum + $(pss "$p"))); done
+    kill -TERM "${singles[@]}"
+    wait "${singles[@]}" 2>/dev/null || true
+
+    echo "| what | min | median | p99 | max | n |"
+    echo "|---|---|---|---|---|---|"
+    "$bench" color "$port" 300 0.05 0.07
+    "$bench" profilestorm "$port" 2000 40 | grep '^|'
+    # Threads come and go (a drawing's reader): count the ones alive at both ends.
+    tasks=$(ls /proc/"$many"/task)
+    switches() { for t in $tasks; do awk '/^voluntary_ctxt_switches/ {print $2}' "/proc/$many/task/$t/status" 2>/dev/null; done | awk '{s += $1} END {print s}'; }
+    s0=$(switches)
+    sleep "$idle_seconds"
+    s1=$(switches)
+    kill -TERM "$many"
+    wait "$many" || true
+
+    # Slot boundaries: 40 profiles on one-second slots.
+    seconds="{\"source\":\"custom\",\"resolution\":\"native\",\"profiles\":{"
+    for i in $(seq 1 39); do seconds+="$([ "$i" = 1 ] || echo ,)$(printf '"p%02d"' "$i"):{}"; done
+    seconds+="}}"
+    # Without the clock pictures: 40 pictures a second is a helper process every 25 ms, no real load.
+    run boundaries energyclock seconds.json "$seconds" --clock-image=false
+    sleep 3
+    "$bench" lastlag "$port" 120 40
+    kill -TERM "$pid"
+    wait "$pid" || true
+
+    echo
+    echo "| 40 profiles | one daemon | 40 daemons |"
+    echo "|---|---|---|"
+    echo "| start from an empty store to every profile's first retained price | ${startup_many} ms | ${startup_singles} ms |"
+    echo "| proportional set size (PSS, smaps_rollup) | ${pss_many} kB | ${pss_sum} kB summed (one alone: ${pss_one} kB) |"
+    echo "| idle wake-ups, all threads, over ${idle_seconds} s | $(awk -v n=$((s1 - s0)) -v s="$idle_seconds" 'BEGIN {printf "%.1f per minute", n * 60 / s}') | |"
+} | tee -a "$results"
+echo "appended to $results"
