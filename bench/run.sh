@@ -33,18 +33,8 @@ pids+=($!)
 sleep 0.3
 
 # Prices of the user's own: hourly 0.05 EUR/kWh around now, and one-second slots of alternating price.
-now=$(date +%s)
-hour=$((now / 3600 * 3600))
-{
-    printf '['
-    for i in $(seq -2 47); do printf '%s{"start":%d,"price":0.05}' "$([ "$i" = -2 ] || echo ,)" $((hour + i * 3600)); done
-    printf ']'
-} >"$work/hourly.json"
-{
-    printf '['
-    for i in $(seq 0 900); do printf '%s{"start":%d,"price":0.0%d}' "$([ "$i" = 0 ] || echo ,)" $((now - 5 + i)) $((4 + i % 2)); done
-    printf ']'
-} >"$work/seconds.json"
+source bench/prices.sh
+write_prices "$work"
 
 # start NAME PRICES [FLAGS…]: a daemon with its own state directory, choosing the custom source.
 start() {

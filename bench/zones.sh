@@ -33,18 +33,8 @@ sleep 0.5
 
 zones=(NL BE DE-LU FR AT CH CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI EE LV LT ES PT IT-NORD IT-CNOR IT-CSUD IT-SUD IT-SICI IT-SARD HU RO SI)
 zones=($(for z in "${zones[@]}"; do grep -q "(\"$z\"," Sources/EnergyClockCore/PriceSources/BiddingZone.swift && echo "$z"; done))
-now=$(date +%s)
-hour=$((now / 3600 * 3600))
-{
-    printf '['
-    for i in $(seq -2 47); do printf '%s{"start":%d,"price":0.05}' "$([ "$i" = -2 ] || echo ,)" $((hour + i * 3600)); done
-    printf ']'
-} >"$work/hourly.json"
-{
-    printf '['
-    for i in $(seq 0 900); do printf '%s{"start":%d,"price":0.0%d}' "$([ "$i" = 0 ] || echo ,)" $((now - 5 + i)) $((4 + i % 2)); done
-    printf ']'
-} >"$work/seconds.json"
+source bench/prices.sh
+write_prices "$work"
 
 # The 39 views after the first: p01… one per zone, then exports of the first five zones.
 views=()

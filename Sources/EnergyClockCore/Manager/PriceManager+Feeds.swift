@@ -31,7 +31,6 @@ extension PriceManager {
             if var feed = feeds[key] {
                 feed.settings = settings
                 if days > feed.historyDays {
-                    feed.historyDays = days
                     feed.slots = cached(key, historyDays: days)
                     feed.backfillTried = []
                     feed.schedule.requestFetch()
@@ -50,14 +49,16 @@ extension PriceManager {
             if starting { feeds[key]!.schedule.requestFetchIfNeeded(need(key, at: clock.now)) } else { feeds[key]!.schedule.requestFetch() }
             changed = true
         }
-        for (name, fallback) in fallbacks {
-            guard let settings = profiles[name], cacheKey(for: settings) == fallback.primaryKey else {
-                fallbacks[name] = nil
-                changed = true
-                continue
-            }
+        for (name, fallback) in fallbacks where profiles[name].map(cacheKey(for:)) != fallback.primaryKey {
+            fallbacks[name] = nil
+            changed = true
         }
         return changed
+    }
+
+    /// The slots `profile` shows: its fallback's while one serves it, else its feed's.
+    func shownSlots(of profile: Profiles.Profile) -> [PriceSlot] {
+        fallbacks[profile.name]?.slots ?? feeds[cacheKey(for: profile.settings)]?.slots ?? []
     }
 
     /// The names of the profiles that show the feed `key`.
@@ -124,10 +125,7 @@ extension PriceManager {
             let held = heldWindow(historyDays: profiles[name]?.historyDays ?? 1).start
             fallbacks[name]!.slots.removeAll { $0.end <= held }
         }
-        let counts = profiles.all.map { profile in
-            let slots = fallbacks[profile.name]?.slots ?? feeds[cacheKey(for: profile.settings)]?.slots ?? []
-            return slots.overlapping(calendar.interval(of: today)).count
-        }
+        let counts = profiles.all.map { shownSlots(of: $0).overlapping(calendar.interval(of: today)).count }
         logger.info(
             "new day \(today): \(counts.count == 1 ? "\(counts[0]) slots" : "\(counts.map(String.init).joined(separator: ", ")) slots per profile") known"
         )

@@ -135,7 +135,7 @@ public actor PriceManager {
         let feed = feeds[cacheKey(for: settings)]
         let fallback = fallbacks[profile.name]
         var snapshot = Snapshot.derive(
-            now: clock.now, calendar: calendar, settings: settings, slots: fallback?.slots ?? feed?.slots ?? [],
+            now: clock.now, calendar: calendar, settings: settings, slots: shownSlots(of: profile),
             source: fallback?.source ?? settings.source,
             stale: (fallback == nil && feed?.stale == true) || (settings.currency != "EUR" && ratesStale),
             updatedAt: fallback?.updatedAt ?? feed?.updatedAt, rates: rates)
