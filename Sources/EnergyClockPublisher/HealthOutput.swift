@@ -41,15 +41,39 @@ struct HealthOutput {
         return written(at: now)
     }
 
-    /// `snapshot` was published at `now`: when that happened, and by when the next publish is due
-    /// (the end of the current slot, a retry within 16 minutes while stale, or midnight at the latest).
-    mutating func published(_ snapshot: Snapshot, at now: Date) -> Action {
-        let calendar = snapshot.calendar
-        let midnight = calendar.start(of: calendar.day(containing: snapshot.now).adding(days: 1))
-        var due = min(snapshot.current?.slot.end ?? midnight, midnight)
-        if snapshot.stale { due = min(due, snapshot.now.addingTimeInterval(16 * 60)) }
-        record.publishedAt = now
-        record.dueBy = now.addingTimeInterval(max(0, due.timeIntervalSince(snapshot.now)))
+    /// `snapshots` were published at `now`: when that happened, and by when each profile's next
+    /// publish is due (the end of the current slot, a retry within 16 minutes while stale, or
+    /// midnight at the latest).
+    mutating func published(_ snapshots: [Snapshot], at now: Date) -> Action {
+        guard !snapshots.isEmpty else { return .none }
+        for snapshot in snapshots {
+            let calendar = snapshot.calendar
+            let midnight = calendar.start(of: calendar.day(containing: snapshot.now).adding(days: 1))
+            var due = min(snapshot.current?.slot.end ?? midnight, midnight)
+            if snapshot.stale { due = min(due, snapshot.now.addingTimeInterval(16 * 60)) }
+            let dueBy = now.addingTimeInterval(max(0, due.timeIntervalSince(snapshot.now)))
+            if snapshot.profile == Profiles.firstName {
+                record.publishedAt = now
+                record.dueBy = dueBy
+                record.stale = snapshot.stale
+            } else {
+                record.profiles[snapshot.profile] = HealthRecord.Publication(publishedAt: now, dueBy: dueBy, stale: snapshot.stale)
+            }
+        }
+        return changed(at: now)
+    }
+
+    /// One profile's snapshot was published at `now`.
+    mutating func published(_ snapshot: Snapshot, at now: Date) -> Action { published([snapshot], at: now) }
+
+    /// The profile `name` is gone: the record no longer holds it.
+    mutating func removed(_ name: String, at now: Date) -> Action {
+        guard record.profiles.removeValue(forKey: name) != nil else { return .none }
+        return changed(at: now)
+    }
+
+    /// The record changed: written now, or when the second after the last write is over.
+    private mutating func changed(at now: Date) -> Action {
         // A last write in the future means the clock was set back: that write does not hold this one up.
         if let last = writtenAt, now >= last, now < last.addingTimeInterval(Self.interval.timeInterval) {
             guard !pending else { return .none }

@@ -38,14 +38,13 @@ package actor MQTTPublisher: ManagerOutput {
     }
 
     /// Shows `snapshot` on its profile's retained topics, lights and line-protocol topic.
-    package func publish(_ snapshot: Snapshot) async {
-        let points = handle(.snapshot(snapshot)).points
-        if !points.isEmpty { await options.influx?.enqueue(points) }
-    }
+    package func publish(_ snapshot: Snapshot) async { await publish(all: [snapshot]) }
 
-    /// Shows every profile's snapshot: what describes now of each before the day's payloads of any.
+    /// Shows every profile's snapshot: the prices of all, then the rest of what describes now of
+    /// each, then the day's payloads.
     package func publish(all snapshots: [Snapshot]) async {
-        if snapshots.count > 1 { handle(.current(snapshots)) }
+        handle(.prices(snapshots))
+        handle(.current(snapshots))
         let points = handle(.snapshots(snapshots)).points
         if !points.isEmpty { await options.influx?.enqueue(points) }
     }

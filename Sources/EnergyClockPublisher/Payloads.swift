@@ -20,22 +20,32 @@ package enum Payloads {
     }
 
     /// The topics that describe the current slot: what a slot boundary or a band change changes,
-    /// so they go out before the day's larger payloads are even rendered.
+    /// so they go out before the day's larger payloads are even rendered. `price` comes first.
     package static func renderNow(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
+        [renderPrice(snapshot, topics: topics)] + renderSlot(snapshot, topics: topics)
+    }
+
+    /// `price`: the one topic many automations follow, sent at a boundary before anything else.
+    /// Never an invented price: empty with no known slot for now.
+    package static func renderPrice(_ snapshot: Snapshot, topics: TopicTree) -> RetainedMessage {
+        RetainedMessage(topic: topics.price, payload: snapshot.current.map { DecimalFormat.string($0.price) } ?? "")
+    }
+
+    /// The rest of what describes now: the colour, the slot objects and the stale flag.
+    package static func renderSlot(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
         var messages: [RetainedMessage] = []
         func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
         if let current = snapshot.current {
             let band = current.band
             let color = band.map(snapshot.settings.color(of:))
-            put(topics.price, DecimalFormat.string(current.price))
             put(topics.color, band?.rawValue ?? "")
             put(topics.colorHex, color?.hex ?? "")
             put(topics.colorRGB, color?.rgb ?? "")
             put(topics.current, slotObject(current, snapshot))
             put(topics.next, snapshot.next.map { slotObject($0, snapshot) } ?? "")
         } else {
-            // Never invent a price: with no known slot for now, clear everything that describes it.
-            for topic in [topics.price, topics.color, topics.colorHex, topics.colorRGB, topics.current, topics.next] {
+            // With no known slot for now, clear everything that describes it.
+            for topic in [topics.color, topics.colorHex, topics.colorRGB, topics.current, topics.next] {
                 put(topic, "")
             }
         }
@@ -45,13 +55,24 @@ package enum Payloads {
 
     /// The settings, the thresholds and the day's prices, statistics and cheapest windows.
     package static func renderDay(_ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int] = []) -> [RetainedMessage] {
+        var memo = DayMemo()
+        return renderDay(snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo)
+    }
+
+    /// ``renderDay(_:topics:cheapestHours:)``, taking the settings and the day's price arrays
+    /// from `memo` while they are what it rendered last: a slot boundary changes the statistics
+    /// and windows, not the day's prices, which are the largest payloads by far.
+    package static func renderDay(
+        _ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int], memo: inout DayMemo
+    ) -> [RetainedMessage] {
         let calendar = snapshot.calendar
         var messages: [RetainedMessage] = []
         func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
-        put(topics.settings, snapshot.settings.shownJSON)
+        put(topics.settings, memo.settings.payload(snapshot.settings, \.shownJSON))
         put(topics.thresholds, thresholds(snapshot))
-        put(topics.pricesToday, slotArray(snapshot.today, calendar))
-        put(topics.pricesTomorrow, slotArray(snapshot.tomorrow, calendar))
+        let zone = snapshot.timeZone
+        put(topics.pricesToday, memo.today.payload(DaySlots(slots: snapshot.today, timeZone: zone), \.json))
+        put(topics.pricesTomorrow, memo.tomorrow.payload(DaySlots(slots: snapshot.tomorrow, timeZone: zone), \.json))
         let decimals = snapshot.settings.priceDecimals
         put(topics.statsToday, stats(snapshot.today, current: snapshot.current, calendar, decimals: decimals))
         put(topics.statsTomorrow, stats(snapshot.tomorrow, current: nil, calendar, decimals: decimals))

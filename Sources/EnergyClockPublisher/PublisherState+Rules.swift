@@ -19,7 +19,7 @@ extension PublisherState {
         actions.append(.send(OutgoingMessage(topics.status, "online", retain: true)))
         note(health.connection(true, at: now, broker: broker), &actions)
         republishEverything(now, &actions)
-        if let first = latest { note(health.published(first, at: now), &actions) }
+        note(health.published(order.compactMap { views[$0]?.latest }, at: now), &actions)
         let owned = ownedTopics
         for topic in previous.subtracting(owned).sorted() {
             actions.append(.log(.info, "clearing \(topic), which this configuration no longer publishes"))
@@ -61,9 +61,7 @@ extension PublisherState {
         let before = order.count
         for snapshot in snapshots { hold(snapshot) }
         if connected {
-            for snapshot in snapshots {
-                send(views[snapshot.profile]!.retained.changes(in: .now, of: snapshot), to: snapshot.profile, &actions)
-            }
+            sendNow(snapshots, [.price, .now], &actions)
             for snapshot in snapshots { showDevices(snapshot, &actions) }
             for snapshot in snapshots {
                 send(views[snapshot.profile]!.retained.changes(in: .day, of: snapshot), to: snapshot.profile, &actions)
@@ -77,17 +75,24 @@ extension PublisherState {
             if connected { actions.append(.send(OutgoingMessage(views[snapshot.profile]!.topics.influx, point, retain: false))) }
             actions.append(.record(point))
         }
-        if connected, let first = snapshots.first(where: { $0.profile == Profiles.firstName }) {
-            note(health.published(first, at: now), &actions)
-        }
+        if connected { note(health.published(snapshots, at: now), &actions) }
         if connected, order.count != before { actions.append(.ledger(ownedTopics)) }
     }
 
-    /// What describes now of each of `snapshots`, and nothing else.
-    mutating func showCurrent(_ snapshots: [Snapshot], _ actions: inout [Action]) {
+    /// What describes now of each of `snapshots` in `parts`, and nothing else.
+    mutating func showCurrent(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
         guard connected, snapshots.allSatisfy({ views[$0.profile] != nil }) else { return }
-        for snapshot in snapshots {
-            send(views[snapshot.profile]!.retained.changes(in: .now, of: snapshot), to: snapshot.profile, &actions)
+        sendNow(snapshots, parts, &actions)
+    }
+
+    /// The changed topics in `parts` of profiles already held, part by part: every profile's
+    /// `price` first, then the rest of each, so that at a slot boundary the last profile's price
+    /// does not wait behind the other profiles' colours and slot objects.
+    private mutating func sendNow(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
+        for part in parts {
+            for snapshot in snapshots {
+                send(views[snapshot.profile]!.retained.changes(in: part, of: snapshot), to: snapshot.profile, &actions)
+            }
         }
     }
 
@@ -114,7 +119,7 @@ extension PublisherState {
             for name in order {
                 guard let settings = views[name]?.latest?.settings else { continue }
                 w.key(name)
-                settings.write(to: &w, shown: true)
+                w.raw(views[name]!.retained.settingsJSON(settings))
             }
             w.endObject()
             payload = w.output
@@ -126,10 +131,11 @@ extension PublisherState {
 
     /// The profile `name` is gone: its retained topics, discovery configs and pictures are
     /// cleared, and the ledger no longer holds them.
-    mutating func remove(_ name: String, _ actions: inout [Action]) {
+    mutating func remove(_ name: String, _ now: Date, _ actions: inout [Action]) {
         guard name != Profiles.firstName, let view = views[name] else { return }
         views[name] = nil
         order.removeAll { $0 == name }
+        note(health.removed(name, at: now), &actions)
         guard connected else { return }
         let cleared = view.owned.sorted().map { OutgoingMessage($0, "", retain: true) }
         actions.append(.log(.info, "profile \(name) removed; clearing its \(cleared.count) retained topics"))

@@ -26,8 +26,11 @@ struct PublisherState {
         /// The manager has new snapshots of every profile: what describes now goes out for all
         /// of them before any of the day's larger payloads.
         case snapshots([Snapshot])
-        /// Only the part of new snapshots that describes now; ``snapshots(_:)`` with the same ones
-        /// follows with the rest. Two events, so that the prices leave before the rest is rendered.
+        /// Only the current prices of new snapshots; ``current(_:)`` and ``snapshots(_:)`` with the
+        /// same ones follow. Events of their own, so that the prices leave before the rest is
+        /// even rendered.
+        case prices([Snapshot])
+        /// Only the rest of what describes now; ``snapshots(_:)`` with the same ones follows.
         case current([Snapshot])
         /// The profile was removed: its topics and entities are cleared.
         case removed(profile: String)
@@ -116,8 +119,9 @@ struct PublisherState {
             note(health.connection(false, at: now), &actions)
         case let .snapshot(snapshot): show([snapshot], now, &actions)
         case let .snapshots(snapshots): show(snapshots, now, &actions)
-        case let .current(snapshots): showCurrent(snapshots, &actions)
-        case let .removed(name): remove(name, &actions)
+        case let .prices(snapshots): showCurrent(snapshots, [.price], &actions)
+        case let .current(snapshots): showCurrent(snapshots, [.now], &actions)
+        case let .removed(name): remove(name, now, &actions)
         case let .answered(outcome):
             guard connected else { break }
             if case let .failure(error) = outcome.result, let line = answers.logLine(for: error) { actions.append(.log(.warning, line)) }

@@ -11,6 +11,8 @@ struct RetainedTopics {
     let cheapestHours: [Int]
     /// The payload the broker holds per topic, as far as this connection knows.
     private var held: [String: String] = [:]
+    /// The settings and the day's price arrays last rendered, kept across slot boundaries.
+    private var memo = DayMemo()
 
     init(topics: TopicTree, cheapestHours: [Int]) {
         self.topics = topics
@@ -19,18 +21,21 @@ struct RetainedTopics {
 
     /// The two parts of the tree, in the order they are sent.
     enum Part: CaseIterable {
-        /// What describes the current slot.
+        /// The current price.
+        case price
+        /// The rest of what describes the current slot.
         case now
         /// The settings, the thresholds and the day's payloads.
         case day
     }
 
     /// The topics in `part` of `snapshot` whose payload differs from what the broker holds.
-    func changes(in part: Part, of snapshot: Snapshot) -> [OutgoingMessage] {
+    mutating func changes(in part: Part, of snapshot: Snapshot) -> [OutgoingMessage] {
         let rendered =
             switch part {
-            case .now: Payloads.renderNow(snapshot, topics: topics)
-            case .day: Payloads.renderDay(snapshot, topics: topics, cheapestHours: cheapestHours)
+            case .price: [Payloads.renderPrice(snapshot, topics: topics)]
+            case .now: Payloads.renderSlot(snapshot, topics: topics)
+            case .day: Payloads.renderDay(snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo)
             }
         return rendered.filter { held[$0.topic] != $0.payload }.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
     }
@@ -45,6 +50,9 @@ struct RetainedTopics {
     func clearing(_ snapshot: Snapshot) -> [OutgoingMessage] {
         owned(for: snapshot).sorted().map { OutgoingMessage($0, "", retain: true) }
     }
+
+    /// The `settings` payload of `settings`, rendered once per change and shared with `profiles`.
+    mutating func settingsJSON(_ settings: Settings) -> String { memo.settings.payload(settings, \.shownJSON) }
 
     /// Notes that the broker now holds `message`.
     mutating func sent(_ message: OutgoingMessage) { held[message.topic] = message.payload }

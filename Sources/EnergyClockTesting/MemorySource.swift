@@ -15,6 +15,8 @@ package final class MemorySource: PriceSource {
     }
 
     package var requests: [LocalDay] { state.withLock { $0.requests } }
+    /// Every slot it answers from.
+    package var slots: [PriceSlot] { state.withLock { $0.slots } }
     package func set(_ slots: [PriceSlot]) { state.withLock { $0.slots = slots } }
     package func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
 

@@ -23,6 +23,9 @@ public final class MQTTClient: Sendable {
     /// The broker connected to, or tried last: one of ``MQTTOptions/brokers``.
     public var broker: MQTTBroker { context.broker.withLock { $0 } }
     private let context: CallbackContext
+    /// The most QoS 1 messages sent and not yet acknowledged: enough for what one event of the
+    /// largest daemon publishes, bounded so that a broker that stops acknowledging is noticed.
+    static let sendMaximum: Int32 = 1024
 
     /// An opaque libmosquitto instance; its own locks make it safe to use from any thread.
     private struct Handle: @unchecked Sendable {
@@ -65,6 +68,10 @@ public final class MQTTClient: Sendable {
         try check("set the protocol version", mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, protocolVersion))
         // Many retained topics go out after each change; Nagle would hold them for a delayed ACK.
         try check("disable Nagle's algorithm", mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1))
+        // A slot boundary sends a few topics for each of up to 64 profiles at once: with
+        // libmosquitto's default of 20 QoS 1 messages in flight, the 21st price would wait a
+        // round trip for an acknowledgement. A broker's own receive maximum (MQTT 5) still applies.
+        try check("set the messages in flight", mosquitto_int_option(mosq, MOSQ_OPT_SEND_MAXIMUM, Self.sendMaximum))
         try check("enable threading", mosquitto_threaded_set(mosq, true))
         try check(
             "set the reconnect delay",

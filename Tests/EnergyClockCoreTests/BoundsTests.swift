@@ -139,9 +139,34 @@ import Testing
             #"{"connected":true,"since":1764590000,"due_by":1e300}"#, #"{"connected":true,"since":1764590000,"due_by":-1e300}"#,
             #"{"connected":false,"since":1e400}"#, #"{"connected":true,"since":1764590000,"due_by":"soon"}"#,
             #"{"connected":"yes","since":1764590000}"#, #"{"connected":true}"#, "[]",
+            // Profiles: hostile times, names the daemon never gives, the wrong shapes, too many.
+            #"{"connected":true,"since":1764590000,"profiles":{"export":{"published_at":1e300,"due_by":1764590100,"stale":false}}}"#,
+            #"{"connected":true,"since":1764590000,"profiles":{"export":{"published_at":1764590000,"due_by":-1e300,"stale":false}}}"#,
+            #"{"connected":true,"since":1764590000,"profiles":{"Ex port":{"published_at":1764590000,"due_by":1764590100,"stale":false}}}"#,
+            #"{"connected":true,"since":1764590000,"profiles":{"default":{"published_at":1764590000,"due_by":1764590100,"stale":false}}}"#,
+            #"{"connected":true,"since":1764590000,"profiles":{"export":{"published_at":1764590000,"due_by":1764590100}}}"#,
+            #"{"connected":true,"since":1764590000,"profiles":["export"]}"#, #"{"connected":true,"since":1764590000,"stale":1}"#,
+            #"{"connected":true,"since":1764590000,"profiles":{"#
+                + (0...Profiles.limit).map { #""p\#($0)":{"published_at":1764590000,"due_by":1764590100,"stale":false}"# }
+                .joined(separator: ",") + "}}",
         ]
         for variant in variants {
             #expect(HealthRecord.parse(Array(variant.utf8)) == nil, "\(variant)")
         }
+    }
+
+    @Test func healthNamesTheProfileThatStoppedPublishing() throws {
+        var record = HealthRecord(
+            connected: true, since: Date(timeIntervalSince1970: 1_764_590_000), publishedAt: Date(timeIntervalSince1970: 1_764_590_100),
+            dueBy: Date(timeIntervalSince1970: 1_764_591_000))
+        record.profiles["export"] = .init(
+            publishedAt: Date(timeIntervalSince1970: 1_764_590_100), dueBy: Date(timeIntervalSince1970: 1_764_590_200), stale: true)
+        let directory = try StateDirectory(path: temporaryDirectory().path)
+        try record.write(to: directory)
+        let read = try #require(HealthRecord.read(from: directory))
+        #expect(read == record)
+        #expect(read.problem(at: Date(timeIntervalSince1970: 1_764_590_300), maxOffline: 60) == nil, "within two minutes")
+        let problem = try #require(read.problem(at: Date(timeIntervalSince1970: 1_764_590_400), maxOffline: 60))
+        #expect(problem.contains("profile export"))
     }
 }

@@ -30,6 +30,39 @@ import Testing
         #expect(source.requests.allSatisfy { $0 >= day.adding(days: -6) })
     }
 
+    @Test func theKeptDayFollowsEveryChangeItDerivesFrom() async throws {
+        // A boundary reuses the day's priced slots; a new threshold, new prices and a new day
+        // must each show at once, as a snapshot derived afresh would.
+        let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
+        let source = MemorySource(slots: quarterDays(around: day))
+        let (manager, output) = try makeManager(clock: clock, source: source)
+        let run = await start(manager, clock)
+        defer { run.cancel() }
+        func fresh() async throws -> Snapshot {
+            let shown = try #require(output.last)
+            return Snapshot.derive(
+                now: shown.now, calendar: amsterdam, settings: await manager.settings,
+                slots: source.slots, source: shown.source, stale: shown.stale,
+                updatedAt: shown.updatedAt)
+        }
+        #expect(output.last?.current?.band == .yellow)
+
+        await manager.apply([request(#"{"green_max": 0.5, "yellow_max": 0.6, "orange_max": 0.7}"#)])
+        #expect(output.last?.current?.band == .green)
+        #expect(output.last?.today == (try await fresh()).today)
+
+        source.set(quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market * 2) })
+        await manager.refreshNow()
+        #expect(await output.wait { abs(($0.last?.current?.price ?? 0) - 0.20 * 1.21) < 1e-12 })
+        await settle(clock)
+        #expect(output.last?.today == (try await fresh()).today)
+
+        await clock.advance(to: at("2025-12-18T00:00:00+01:00"))
+        await settle(clock)
+        #expect(output.last?.current?.slot.start == at("2025-12-18T00:00:00+01:00"))
+        #expect(output.last?.today == (try await fresh()).today)
+    }
+
     @Test func midnightRolloverTurnsTomorrowIntoToday() async throws {
         let clock = ManualClock(start: at("2025-12-17T23:50:00+01:00"))
         let (manager, output) = try makeManager(clock: clock, source: MemorySource(slots: quarterDays(around: day)))

@@ -49,6 +49,41 @@ import Testing
         #expect(PriceWindow.cheapest(hours: 3, in: slots, from: at("2026-01-15T00:00:00Z")) == nil)
     }
 
+    @Test func cheapestWindowMatchesTryingEveryStartAndEnd() {
+        // Slots of 15, 30 and 60 minutes with gaps, against the plain search over every pair.
+        var random = SeededRandom(seed: 20)
+        let origin = at("2026-01-15T00:00:00Z")
+        for _ in 0..<300 {
+            var slots: [PricedSlot] = []
+            var t = origin
+            for _ in 0..<Int.random(in: 1...40, using: &random) {
+                if Int.random(in: 0..<8, using: &random) == 0 { t.addTimeInterval(900) }
+                let minutes = [15, 30, 60].randomElement(using: &random)!
+                let price = Double(Int.random(in: -5...20, using: &random)) / 100
+                slots += priced([price], from: t, minutes: minutes)
+                t = slots.last!.slot.end
+            }
+            let from = origin.addingTimeInterval(Double(Int.random(in: 0...8, using: &random)) * 900)
+            for hours in 1...4 {
+                let length = Double(hours) * 3600
+                var expected: (start: Date, end: Date, meanPrice: Double)?
+                let first = slots.firstIndex { $0.slot.end > from } ?? slots.endIndex
+                for i in first..<slots.endIndex {
+                    for j in i..<slots.endIndex where slots[j].slot.end.timeIntervalSince(slots[i].slot.start) == length {
+                        guard (i..<j).allSatisfy({ slots[$0].slot.end == slots[$0 + 1].slot.start }) else { continue }
+                        let mean = slots[i...j].reduce(0) { $0 + $1.price * $1.slot.duration } / length
+                        if expected == nil || mean < expected!.meanPrice - 1e-12 {
+                            expected = (slots[i].slot.start, slots[j].slot.end, mean)
+                        }
+                    }
+                }
+                let found = PriceWindow.cheapest(hours: hours, in: slots, from: from)
+                #expect(found?.start == expected?.start && found?.end == expected?.end)
+                if let found, let expected { #expect(abs(found.meanPrice - expected.meanPrice) < 1e-9) }
+            }
+        }
+    }
+
     @Test func quarterSlotsMakeWindowsOfFourTimesNSlots() throws {
         // Quarters: a cheap 15 minutes alone must not win a one-hour window.
         let prices = [0.3, 0.3, 0.3, 0.3, 0.0, 0.9, 0.9, 0.9, 0.2, 0.2, 0.2, 0.2]

@@ -47,6 +47,27 @@ import Testing
         }
     }
 
+    @Test func everyProfileHasItsOwnPublicationUntilItIsRemoved() {
+        var output = HealthOutput(now: wall)
+        _ = output.connection(true, at: wall)
+        var export = ClockFixtures.normal
+        export.profile = "export"
+        export.stale = true
+        guard case let .write(record) = output.published([ClockFixtures.normal, export], at: after(2)) else {
+            Issue.record("one write for both profiles")
+            return
+        }
+        #expect(record.publishedAt == after(2) && !record.stale)
+        #expect(record.profiles["export"]?.stale == true)
+        #expect(record.profiles["export"]?.dueBy == after(2 + 960), "stale: a retry within 16 minutes")
+        guard case let .write(gone) = output.removed("export", at: after(4)) else {
+            Issue.record("a removed profile leaves the record")
+            return
+        }
+        #expect(gone.profiles.isEmpty)
+        #expect(output.removed("export", at: after(6)) == .none, "no news")
+    }
+
     @Test func aMoveToAnotherBrokerIsNewsAndTheRecordNamesIt() throws {
         var output = HealthOutput(now: wall)
         guard case let .write(first) = output.connection(true, at: wall, broker: "a.lan:1883") else {

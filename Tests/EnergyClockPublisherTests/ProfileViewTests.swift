@@ -42,6 +42,28 @@ import Testing
         #expect(lights.first { $0.topic == "lamp/export" }.flatMap { object($0.payload)?["band"] as? String } == "green")
     }
 
+    @Test func aBoundarySendsEveryPriceFirstThenTheSlotsThenOnlyTheDayPayloadsThatChanged() {
+        var publisher = PublisherState(topics: topics, options: PublisherOptions(clockImage: false), now: now)
+        let names = [Profiles.firstName, "p01", "p02"]
+        _ = publisher.handle(.connected(names.map { snapshot($0, price: 0.1) }, previouslyRetained: [], broker: nil), at: now)
+        // The next hour at another price: what `publish(all:)` feeds, event by event.
+        let later = names.map { name in
+            var next = snapshot(name, price: 0.1)
+            next.current!.slot = next.next!.slot
+            next.current!.price = 0.3
+            next.now = now.addingTimeInterval(3600)
+            return next
+        }
+        let prices = sent(publisher.handle(.prices(later), at: now)).map(\.topic)
+        #expect(prices == ["energyclock/price", "energyclock/p01/price", "energyclock/p02/price"])
+        let current = sent(publisher.handle(.current(later), at: now)).map(\.topic)
+        #expect(current.contains("energyclock/p02/current") && !current.contains { $0.hasSuffix("/price") })
+        let day = sent(publisher.handle(.snapshots(later), at: now)).map(\.topic)
+        #expect(!day.contains { $0.hasSuffix("/price") || $0.hasSuffix("/current") }, "now was sent already")
+        #expect(!day.contains { $0.contains("prices/today") || $0.hasSuffix("/settings") }, "unchanged, not sent again")
+        #expect(day.contains("energyclock/p02/stats/today"), "the rank of the current price moved")
+    }
+
     @Test func aRemovedProfileClearsWhatItPublishedAndLeavesTheLedger() {
         var publisher = PublisherState(
             topics: topics, options: PublisherOptions(discovery: HADiscovery(sources: ["energyzero"]), clockImage: true), now: now)

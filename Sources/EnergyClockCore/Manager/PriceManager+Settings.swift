@@ -48,7 +48,7 @@ extension PriceManager {
         var committed = old
         if folded != old {
             do {
-                try store.save(folded)
+                try store.save(folded, over: old)
                 committed = folded
             } catch {
                 logger.error("\(error)")
@@ -82,6 +82,7 @@ extension PriceManager {
         for name in old.names where !profiles.contains(name) {
             logger.info("profile \(name) removed")
             fallbacks[name] = nil
+            bases[name] = nil
             missingRateLogged.remove(name)
             nonFiniteLogged.remove(name)
             await output.removed(profile: name)

@@ -49,7 +49,14 @@ public actor PriceManager {
     var currentDay: LocalDay?
     var pending: [SettingsRequest] = []
     /// Euro exchange rates by day, from the store and the ECB.
-    var rates = ExchangeRates()
+    var rates = ExchangeRates() {
+        didSet { ratesGeneration &+= 1 }
+    }
+    /// Counts the changes to ``rates``: a kept basis derived before the last one is out of date.
+    var ratesGeneration = 0
+    /// Each profile's basis for today, by profile name: what its snapshots derive from until its
+    /// day, settings, slots or the rates change.
+    var bases: [String: KeptBasis] = [:]
     /// The last rates fetch failed; the prices shown are converted at older rates.
     var ratesStale = false
     var ratesSchedule: RatesSchedule
@@ -134,11 +141,11 @@ public actor PriceManager {
         let settings = profile.settings
         let feed = feeds[cacheKey(for: settings)]
         let fallback = fallbacks[profile.name]
-        var snapshot = Snapshot.derive(
-            now: clock.now, calendar: calendar, settings: settings, slots: shownSlots(of: profile),
-            source: fallback?.source ?? settings.source,
+        let now = clock.now
+        var snapshot = basis(of: profile, on: calendar.day(containing: now)).snapshot(
+            at: now, source: fallback?.source ?? settings.source,
             stale: (fallback == nil && feed?.stale == true) || (settings.currency != "EUR" && ratesStale),
-            updatedAt: fallback?.updatedAt ?? feed?.updatedAt, rates: rates)
+            updatedAt: fallback?.updatedAt ?? feed?.updatedAt)
         snapshot.profile = profile.name
         return snapshot
     }

@@ -65,64 +65,7 @@ public struct Snapshot: Sendable, Equatable {
         now: Date, calendar: LocalCalendar, settings: Settings, slots: [PriceSlot],
         source: String, stale: Bool, updatedAt: Date?, rates: ExchangeRates = ExchangeRates()
     ) -> Snapshot {
-        let today = calendar.day(containing: now)
-        let todaySpan = calendar.interval(of: today)
-        let tomorrowSpan = calendar.interval(of: today.adding(days: 1))
-        let historyStart = calendar.start(of: today.adding(days: 1 - settings.historyDays))
-        let window = DateInterval(start: min(historyStart, todaySpan.start), end: tomorrowSpan.end)
-        let resolved = Array(slots.overlapping(window)).at(settings.resolution, in: calendar)
-
-        var missingRate = false
-        var nonFinitePrice = false
-        /// The parts of what a household pays for `slot`, or nil when its day has no exchange rate.
-        func components(_ slot: PriceSlot) -> PriceComponents? {
-            guard let rate = rates.rate(settings.currency, on: calendar.day(containing: slot.start)) else {
-                missingRate = true
-                return nil
-            }
-            let fee = settings.gridFee.fee(from: slot.start, to: slot.end, in: calendar)
-            let parts = PriceComponents(market: slot.market * rate, gridFee: fee, settings: settings)
-            guard parts.isFinite else {
-                nonFinitePrice = true
-                return nil
-            }
-            return parts
-        }
-
-        var thresholds: Thresholds?
-        var samples: Int?
-        switch settings.colorMode {
-        case .absolute:
-            thresholds = settings.thresholds
-        case .relative:
-            let prices = resolved.lazy.filter { $0.start >= historyStart && $0.start < todaySpan.end }.compactMap { components($0)?.total }
-            samples = prices.count
-            thresholds = Thresholds.quartiles(of: Array(prices))?.rounded()
-        }
-
-        func priced(_ slot: PriceSlot) -> PricedSlot? {
-            guard let parts = components(slot) else { return nil }
-            return PricedSlot(
-                slot: slot, components: parts, band: thresholds.map { Band.of(parts.total, under: $0, reversed: settings.bandsReversed) })
-        }
-        func starting(in span: DateInterval) -> [PricedSlot] {
-            resolved.filter { $0.start >= span.start && $0.start < span.end }.compactMap(priced)
-        }
-
-        var current: PricedSlot?
-        var next: PricedSlot?
-        if let i = resolved.index(containing: now) {
-            current = priced(resolved[i])
-            if current != nil, i + 1 < resolved.count { next = priced(resolved[i + 1]) }
-        }
-        let todaySlots = starting(in: todaySpan)
-        let tomorrowSlots = starting(in: tomorrowSpan)
-
-        return Snapshot(
-            now: now, timeZone: calendar.timeZone, settings: settings, thresholds: thresholds, samples: samples,
-            today: todaySlots, tomorrow: tomorrowSlots, current: current, next: next, source: source, stale: stale,
-            updatedAt: updatedAt, tomorrowValid: slots.covers(tomorrowSpan) && !missingRate && !nonFinitePrice,
-            missingRate: missingRate, nonFinitePrice: nonFinitePrice
-        )
+        Basis(day: calendar.day(containing: now), calendar: calendar, settings: settings, slots: slots, rates: rates)
+            .snapshot(at: now, source: source, stale: stale, updatedAt: updatedAt)
     }
 }

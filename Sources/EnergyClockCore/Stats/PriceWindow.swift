@@ -14,35 +14,34 @@ public struct PriceWindow: Sendable, Equatable {
     ///
     /// Works on slots of any length, quarter-hours and daylight-saving days included: the window
     /// must begin at a slot start and end exactly at a slot end, without gaps. Ties go to the
-    /// earliest window. Runs in O(n log n) through prefix sums.
+    /// earliest window. Runs in O(n) through prefix sums: the slot where a window ends only moves
+    /// forward as its start does.
     public static func cheapest(hours: Int, in slots: [PricedSlot], from now: Date) -> PriceWindow? {
-        let length = Double(hours) * 3600
         guard hours > 0 else { return nil }
+        let length = Double(hours) * 3600
         let first = slots.firstIndex { $0.slot.end > now } ?? slots.endIndex
-        let candidates = Array(slots[first...])
-        guard !candidates.isEmpty else { return nil }
-        // Prefix sums of price × seconds, and the index where each contiguous run begins.
+        guard first < slots.endIndex else { return nil }
+        // Prefix sums of price × seconds from `first`, and the index where each contiguous run begins.
         var weighted = [0.0]
-        weighted.reserveCapacity(candidates.count + 1)
-        var runStart = [Int](repeating: 0, count: candidates.count)
-        for (i, slot) in candidates.enumerated() {
-            weighted.append(weighted[i] + slot.price * slot.slot.duration)
-            runStart[i] = i > 0 && candidates[i - 1].slot.end == slot.slot.start ? runStart[i - 1] : i
+        weighted.reserveCapacity(slots.endIndex - first + 1)
+        var runStart: [Int] = []
+        runStart.reserveCapacity(slots.endIndex - first)
+        for k in first..<slots.endIndex {
+            weighted.append(weighted[k - first] + slots[k].price * slots[k].slot.duration)
+            runStart.append(k > first && slots[k - 1].slot.end == slots[k].slot.start ? runStart[k - first - 1] : k)
         }
         var best: PriceWindow?
-        for (i, slot) in candidates.enumerated() {
-            let target = slot.slot.start.addingTimeInterval(length)
-            // The slot that ends exactly at `target`, by binary search over ends.
-            var low = i
-            var high = candidates.count
-            while low < high {
-                let mid = (low + high) / 2
-                if candidates[mid].slot.end < target { low = mid + 1 } else { high = mid }
-            }
-            guard low < candidates.count, candidates[low].slot.end == target, runStart[low] <= i else { continue }
-            let mean = (weighted[low + 1] - weighted[i]) / length
+        var low = first
+        for i in first..<slots.endIndex {
+            let start = slots[i].slot.start
+            let target = start.addingTimeInterval(length)
+            // The first slot from `i` that ends at or after `target`.
+            low = max(low, i)
+            while low < slots.endIndex, slots[low].slot.end < target { low += 1 }
+            guard low < slots.endIndex, slots[low].slot.end == target, runStart[low - first] <= i else { continue }
+            let mean = (weighted[low + 1 - first] - weighted[i - first]) / length
             if best == nil || mean < best!.meanPrice {
-                best = PriceWindow(start: slot.slot.start, end: target, meanPrice: mean)
+                best = PriceWindow(start: start, end: target, meanPrice: mean)
             }
         }
         return best

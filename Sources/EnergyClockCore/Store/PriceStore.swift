@@ -91,11 +91,25 @@ public final class PriceStore {
         return rows
     }
 
-    /// Saves every profile in one transaction, durably: the first as the settings, the others by
+    /// Saves `profiles` in one transaction, durably: the first as the settings, the others by
     /// position; a profile no longer in `profiles` is gone from the store.
-    public func save(_ profiles: Profiles) throws(StoreError) {
+    ///
+    /// With `previous`, what the store holds now, only what changed is written: one row for a
+    /// change to one profile of forty. A profile added or removed rewrites the list, so that the
+    /// positions stay those of `profiles`.
+    public func save(_ profiles: Profiles, over previous: Profiles? = nil) throws(StoreError) {
         try db.transaction(action: "save settings") { () throws(StoreError) in
-            try db.query(Self.saveSettingsSQL, [.text(profiles.first.json)], action: "save settings")
+            if previous?.first != profiles.first {
+                try db.query(Self.saveSettingsSQL, [.text(profiles.first.json)], action: "save settings")
+            }
+            if let previous, previous.names == profiles.names {
+                for (was, profile) in zip(previous.all, profiles.all).dropFirst() where was.settings != profile.settings {
+                    try db.query(
+                        "UPDATE profiles SET json = ? WHERE name = ?", [.text(profile.settings.json), .text(profile.name)],
+                        action: "save the profile \(profile.name)")
+                }
+                return
+            }
             try db.query("DELETE FROM profiles", action: "save profiles")
             for (position, profile) in profiles.all.enumerated().dropFirst() {
                 try db.query(

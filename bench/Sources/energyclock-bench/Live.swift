@@ -20,13 +20,13 @@ func row(_ name: String, _ samples: [Double]) {
 }
 
 /// A started client, connected and subscribed to `filters`; its events stream on.
-func connectedClient(port: Int, filters: [String]) async throws -> MQTTClient {
+func connectedClient(port: Int, filters: [String], qos: Int32 = 1) async throws -> MQTTClient {
     let client = try MQTTClient(
         options: MQTTOptions(host: "127.0.0.1", port: port, clientID: "bench-\(getpid())-\(UUID().uuidString.prefix(6))"))
     client.start()
     for await event in client.events {
         if case .connected = event {
-            for filter in filters { try client.subscribe(filter) }
+            for filter in filters { try client.subscribe(filter, qos: qos) }
             try await Task.sleep(for: .milliseconds(300))
             return client
         }

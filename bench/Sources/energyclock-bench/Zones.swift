@@ -23,9 +23,38 @@ func allPrices(port: Int, count: Int, filters: [String]) async throws {
     await client.stop()
 }
 
-/// How late the last of `profiles` prices arrives after each one-second slot boundary.
+/// How late the last of `profiles` prices arrives after each one-second slot boundary, at a
+/// QoS 0 subscriber (as Home Assistant subscribes).
 func lastProfileLag(port: Int, count: Int, profiles: Int) async throws {
-    let client = try await connectedClient(port: port, filters: ["energyclock/price", "energyclock/+/price"])
+    let client = try await connectedClient(port: port, filters: ["energyclock/price", "energyclock/+/price"], qos: 0)
+    let samples = await lastArrivals(client, count: count, of: profiles)
+    row("slot boundary → price of the last of \(profiles) profiles (1 s slots)", samples)
+    await client.stop()
+}
+
+/// The same burst without energyclock: at each whole second a plain client publishes `size`
+/// retained QoS 1 messages back to back, and a QoS 0 subscriber times the last of them. What the
+/// broker and the machine cost alone, for the figure above.
+func brokerBurst(port: Int, count: Int, size: Int) async throws {
+    let subscriber = try await connectedClient(port: port, filters: ["burst/+/price"], qos: 0)
+    let publisher = try await connectedClient(port: port, filters: [])
+    let sender = Task {
+        for _ in 0..<(count + 2) {
+            let now = Date().timeIntervalSince1970
+            try await Task.sleep(for: .seconds(now.rounded(.down) + 1 - now), tolerance: .zero)
+            for i in 0..<size { try publisher.publish("burst/\(i)/price", "0.0484", retain: true) }
+        }
+    }
+    let samples = await lastArrivals(subscriber, count: count, of: size)
+    sender.cancel()
+    row("the same burst from a plain client: \(size) retained QoS 1 messages at each second", samples)
+    await subscriber.stop()
+    await publisher.stop()
+}
+
+/// Per whole second, how many milliseconds after it the last of `topics` distinct topics arrived;
+/// `count` seconds in which all came.
+func lastArrivals(_ client: MQTTClient, count: Int, of topics: Int) async -> [Double] {
     var bySecond: [Int: (topics: Set<String>, latest: Double)] = [:]
     var samples: [Double] = []
     for await event in client.events {
@@ -36,14 +65,13 @@ func lastProfileLag(port: Int, count: Int, profiles: Int) async throws {
         entry.topics.insert(message.topic)
         entry.latest = max(entry.latest, (now - Double(second)) * 1000)
         bySecond[second] = entry
-        if entry.topics.count == profiles {
+        if entry.topics.count == topics {
             samples.append(entry.latest)
             bySecond[second] = nil
             if samples.count == count { break }
         }
     }
-    row("slot boundary → price of the last of \(profiles) profiles (1 s slots)", samples)
-    await client.stop()
+    return samples
 }
 
 /// `count` settings updates spread over `profiles` profiles as fast as they go; the time until

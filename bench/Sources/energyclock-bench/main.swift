@@ -157,6 +157,8 @@ case "allprices" where arguments.count >= 5:
     try await allPrices(port: Int(arguments[2])!, count: Int(arguments[3])!, filters: Array(arguments[4...]))
 case "lastlag" where arguments.count == 5:
     try await lastProfileLag(port: Int(arguments[2])!, count: Int(arguments[3])!, profiles: Int(arguments[4])!)
+case "burst" where arguments.count == 5:
+    try await brokerBurst(port: Int(arguments[2])!, count: Int(arguments[3])!, size: Int(arguments[4])!)
 case "profilestorm" where arguments.count == 5:
     try await profileStorm(port: Int(arguments[2])!, count: Int(arguments[3])!, profiles: Int(arguments[4])!)
 default:

@@ -1,0 +1,123 @@
+import FoundationEssentials
+
+extension Snapshot {
+    /// Everything a snapshot derives from one local day's prices, settings and rates, whatever
+    /// the instant within that day: the day's priced slots, the thresholds, the flags.
+    ///
+    /// A slot boundary changes only which slot is current, so the manager keeps a basis per
+    /// profile and derives each boundary's snapshot from it in two slot lookups, not by pricing
+    /// the whole window again.
+    public struct Basis: Sendable {
+        /// The local day it describes.
+        public let day: LocalDay
+        let calendar: LocalCalendar
+        let settings: Settings
+        let rates: ExchangeRates
+        /// The window's slots at the settings' resolution, from the first history day to the end of tomorrow.
+        let resolved: [PriceSlot]
+        let thresholds: Thresholds?
+        let samples: Int?
+        let today: [PricedSlot]
+        let tomorrow: [PricedSlot]
+        /// The native slots cover tomorrow.
+        let coversTomorrow: Bool
+        let missingRate: Bool
+        let nonFinitePrice: Bool
+
+        /// The basis of `day` from the native slots of one source.
+        public init(day: LocalDay, calendar: LocalCalendar, settings: Settings, slots: [PriceSlot], rates: ExchangeRates) {
+            let todaySpan = calendar.interval(of: day)
+            let tomorrowSpan = calendar.interval(of: day.adding(days: 1))
+            let historyStart = calendar.start(of: day.adding(days: 1 - settings.historyDays))
+            let window = DateInterval(start: min(historyStart, todaySpan.start), end: tomorrowSpan.end)
+            let resolved = Array(slots.overlapping(window)).at(settings.resolution, in: calendar)
+
+            var missingRate = false
+            var nonFinitePrice = false
+            var thresholds: Thresholds?
+            var samples: Int?
+            switch settings.colorMode {
+            case .absolute:
+                thresholds = settings.thresholds
+            case .relative:
+                let prices = resolved.lazy.filter { $0.start >= historyStart && $0.start < todaySpan.end }
+                    .compactMap {
+                        Self.components($0, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)?.total
+                    }
+                samples = prices.count
+                thresholds = Thresholds.quartiles(of: Array(prices))?.rounded()
+            }
+            func starting(in span: DateInterval) -> [PricedSlot] {
+                resolved.filter { $0.start >= span.start && $0.start < span.end }.compactMap {
+                    Self.priced($0, calendar, settings, rates, thresholds, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
+                }
+            }
+            let today = starting(in: todaySpan)
+            let tomorrow = starting(in: tomorrowSpan)
+
+            self.day = day
+            self.calendar = calendar
+            self.settings = settings
+            self.rates = rates
+            self.resolved = resolved
+            self.thresholds = thresholds
+            self.samples = samples
+            self.today = today
+            self.tomorrow = tomorrow
+            self.coversTomorrow = slots.covers(tomorrowSpan)
+            self.missingRate = missingRate
+            self.nonFinitePrice = nonFinitePrice
+        }
+
+        /// What to show at `now`, an instant of ``day``.
+        public func snapshot(at now: Date, source: String, stale: Bool, updatedAt: Date?) -> Snapshot {
+            var missingRate = missingRate
+            var nonFinitePrice = nonFinitePrice
+            func priced(_ slot: PriceSlot) -> PricedSlot? {
+                Self.priced(slot, calendar, settings, rates, thresholds, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
+            }
+            var current: PricedSlot?
+            var next: PricedSlot?
+            if let i = resolved.index(containing: now) {
+                current = priced(resolved[i])
+                if current != nil, i + 1 < resolved.count { next = priced(resolved[i + 1]) }
+            }
+            return Snapshot(
+                now: now, timeZone: calendar.timeZone, settings: settings, thresholds: thresholds, samples: samples,
+                today: today, tomorrow: tomorrow, current: current, next: next, source: source, stale: stale,
+                updatedAt: updatedAt, tomorrowValid: coversTomorrow && !missingRate && !nonFinitePrice,
+                missingRate: missingRate, nonFinitePrice: nonFinitePrice
+            )
+        }
+
+        /// The parts of what a household pays for `slot`, or nil when its day has no exchange rate
+        /// or the parts are not finite (noted in the flags).
+        static func components(
+            _ slot: PriceSlot, _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates,
+            missingRate: inout Bool, nonFinitePrice: inout Bool
+        ) -> PriceComponents? {
+            guard let rate = rates.rate(settings.currency, on: calendar.day(containing: slot.start)) else {
+                missingRate = true
+                return nil
+            }
+            let fee = settings.gridFee.fee(from: slot.start, to: slot.end, in: calendar)
+            let parts = PriceComponents(market: slot.market * rate, gridFee: fee, settings: settings)
+            guard parts.isFinite else {
+                nonFinitePrice = true
+                return nil
+            }
+            return parts
+        }
+
+        /// `slot` priced and put in its band under `thresholds`.
+        static func priced(
+            _ slot: PriceSlot, _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates, _ thresholds: Thresholds?,
+            missingRate: inout Bool, nonFinitePrice: inout Bool
+        ) -> PricedSlot? {
+            guard let parts = components(slot, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
+            else { return nil }
+            return PricedSlot(
+                slot: slot, components: parts, band: thresholds.map { Band.of(parts.total, under: $0, reversed: settings.bandsReversed) })
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import EnergyClockCore
+
+/// The last rendering of one payload and what it was rendered from, so that an unchanged input
+/// is not rendered again: at a slot boundary most of a profile's payloads stay what they were.
+package struct Rendered<Input: Equatable> {
+    private var input: Input?
+    private var output = ""
+
+    /// Nothing rendered yet.
+    package init() {}
+
+    /// `render(input)`, or the last one when `input` equals the last input.
+    package mutating func payload(_ input: Input, _ render: (Input) -> String) -> String {
+        if input != self.input {
+            output = render(input)
+            self.input = input
+        }
+        return output
+    }
+}
+
+/// A day's slots and the zone their times are written in: what `prices/today` shows.
+package struct DaySlots: Equatable {
+    /// The slots, in order.
+    package var slots: [PricedSlot]
+    /// The zone of the local times.
+    package var timeZone: TimeZoneRules
+
+    /// The `prices/…` payload.
+    package var json: String { Payloads.slotArray(slots, LocalCalendar(timeZone: timeZone)) }
+}
+
+/// What ``Payloads/renderDay(_:topics:cheapestHours:memo:)`` keeps between snapshots of one profile.
+package struct DayMemo {
+    /// `settings`, which `profiles` shows too.
+    package var settings = Rendered<Settings>()
+    /// `prices/today`.
+    package var today = Rendered<DaySlots>()
+    /// `prices/tomorrow`.
+    package var tomorrow = Rendered<DaySlots>()
+
+    /// Nothing rendered yet.
+    package init() {}
+}
