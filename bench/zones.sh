@@ -100,8 +100,21 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     s0=$(switches)
     sleep "$idle_seconds"
     s1=$(switches)
+    stop_start=$(date +%s%N)
     kill -TERM "$many"
+    # A SIGTERM that goes unanswered for 20 s is noted, and a second one sent.
+    for _ in $(seq 200); do kill -0 "$many" 2>/dev/null || break; sleep 0.1; done
+    stop_note=""
+    if kill -0 "$many" 2>/dev/null; then stop_note=" (no exit within 20 s; a second SIGTERM was needed)"; kill -TERM "$many"; fi
     wait "$many" || true
+    stop_ms=$((($(date +%s%N) - stop_start) / 1000000))
+
+    # The same round trip on a one-profile daemon, in the same run, for the comparison.
+    run one energyclock hourly.json '{"source":"custom"}'
+    sleep 2
+    "$bench" color "$port" 300 0.05 0.07 | sed 's/^| settings round trip/| one-profile daemon: settings round trip/'
+    kill -TERM "$pid"
+    wait "$pid" || true
 
     # Slot boundaries: 40 profiles on one-second slots.
     seconds="{\"source\":\"custom\",\"resolution\":\"native\",\"profiles\":{"
@@ -113,6 +126,7 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     "$bench" lastlag "$port" 120 40
     kill -TERM "$pid"
     wait "$pid" || true
+    "$bench" burst "$port" 120 40
 
     echo
     echo "| 40 profiles | one daemon | 40 daemons |"
@@ -120,5 +134,6 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     echo "| start from an empty store to every profile's first retained price | ${startup_many} ms | ${startup_singles} ms |"
     echo "| proportional set size (PSS, smaps_rollup) | ${pss_many} kB | ${pss_sum} kB summed (one alone: ${pss_one} kB) |"
     echo "| idle wake-ups, all threads, over ${idle_seconds} s | $(awk -v n=$((s1 - s0)) -v s="$idle_seconds" 'BEGIN {printf "%.1f per minute", n * 60 / s}') | |"
+    echo "| SIGTERM to exit, after the storm and the idle minute | ${stop_ms} ms${stop_note} | |"
 } | tee -a "$results"
 echo "appended to $results"
