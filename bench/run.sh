@@ -9,10 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_build_environment
-swift build -c release --product energyclock
-swift build -c release --product energyclock-render
-# A clean build of the bench package, so it never links an old copy of the sources it depends on.
-(cd bench && swift package clean && swift build -c release)
+build_release
+build_bench
 bench="bench/.build/release/energyclock-bench"
 daemon="$(swift build -c release --show-bin-path)/energyclock"
 idle_seconds="${IDLE_SECONDS:-300}"

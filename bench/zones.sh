@@ -9,9 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_build_environment
-swift build -c release --product energyclock
-swift build -c release --product energyclock-render
-(cd bench && swift build -c release)
+build_release
+build_bench
 bench="bench/.build/release/energyclock-bench"
 daemon="$(swift build -c release --show-bin-path)/energyclock"
 results="bench/results.md"

@@ -5,8 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_build_environment
-swift build -c release --product energyclock
-swift build -c release --product energyclock-render
+build_release
 binary="$(swift build -c release --show-bin-path)/energyclock"
 
 host="${ENERGYCLOCK_MQTT_HOST:-localhost}"

@@ -43,3 +43,15 @@ ensure_build_environment() {
     ensure_packages "$@"
     ensure_swift
 }
+
+# The daemon and the helper that draws its clock picture, built for release.
+build_release() {
+    swift build -c release --product energyclock
+    swift build -c release --product energyclock-render
+}
+
+# The benchmarks, built clean: an incremental build of bench/ can keep an old list of the main
+# package's sources and fail, or link an old copy of them.
+build_bench() {
+    (cd bench && swift package clean && swift build -c release)
+}

@@ -63,9 +63,6 @@ struct HealthOutput {
         return changed(at: now)
     }
 
-    /// One profile's snapshot was published at `now`.
-    mutating func published(_ snapshot: Snapshot, at now: Date) -> Action { published([snapshot], at: now) }
-
     /// The profile `name` is gone: the record no longer holds it.
     mutating func removed(_ name: String, at now: Date) -> Action {
         guard record.profiles.removeValue(forKey: name) != nil else { return .none }

@@ -61,11 +61,9 @@ extension PublisherState {
         let before = order.count
         for snapshot in snapshots { hold(snapshot) }
         if connected {
-            sendNow(snapshots, [.price, .now], &actions)
+            sendParts(snapshots, [.price, .now], &actions)
             for snapshot in snapshots { showDevices(snapshot, &actions) }
-            for snapshot in snapshots {
-                send(views[snapshot.profile]!.retained.changes(in: .day, of: snapshot), to: snapshot.profile, &actions)
-            }
+            sendParts(snapshots, [.day], &actions)
             showProfiles(&actions)
             for snapshot in snapshots { drawClock(snapshot, now, &actions) }
         }
@@ -82,13 +80,13 @@ extension PublisherState {
     /// What describes now of each of `snapshots` in `parts`, and nothing else.
     mutating func showCurrent(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
         guard connected, snapshots.allSatisfy({ views[$0.profile] != nil }) else { return }
-        sendNow(snapshots, parts, &actions)
+        sendParts(snapshots, parts, &actions)
     }
 
-    /// The changed topics in `parts` of profiles already held, part by part: every profile's
-    /// `price` first, then the rest of each, so that at a slot boundary the last profile's price
-    /// does not wait behind the other profiles' colours and slot objects.
-    private mutating func sendNow(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
+    /// The changed topics in `parts` of profiles already held, part by part: with `[.price, .now]`
+    /// every profile's `price` first, then the rest of each, so that at a slot boundary the last
+    /// profile's price does not wait behind the other profiles' colours and slot objects.
+    private mutating func sendParts(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
         for part in parts {
             for snapshot in snapshots {
                 send(views[snapshot.profile]!.retained.changes(in: part, of: snapshot), to: snapshot.profile, &actions)

@@ -21,8 +21,6 @@ struct PublisherState {
         case connected([Snapshot], previouslyRetained: Set<String>, broker: String?)
         /// The connection dropped, or the broker refused it.
         case disconnected
-        /// The manager has a new snapshot of one profile.
-        case snapshot(Snapshot)
         /// The manager has new snapshots of every profile: what describes now goes out for all
         /// of them before any of the day's larger payloads.
         case snapshots([Snapshot])
@@ -117,7 +115,6 @@ struct PublisherState {
         case .disconnected:
             connected = false
             note(health.connection(false, at: now), &actions)
-        case let .snapshot(snapshot): show([snapshot], now, &actions)
         case let .snapshots(snapshots): show(snapshots, now, &actions)
         case let .prices(snapshots): showCurrent(snapshots, [.price], &actions)
         case let .current(snapshots): showCurrent(snapshots, [.now], &actions)

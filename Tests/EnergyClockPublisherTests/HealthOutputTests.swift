@@ -30,8 +30,8 @@ import Testing
         var output = HealthOutput(now: wall)
         _ = output.connection(true, at: wall)
         // Within the second of that write: one wake-up for when it is over, however many publishes.
-        #expect(output.published(ClockFixtures.normal, at: after(0.1)) == .wakeAt(after(1)))
-        #expect(output.published(ClockFixtures.normal, at: after(0.5)) == .none)
+        #expect(output.published([ClockFixtures.normal], at: after(0.1)) == .wakeAt(after(1)))
+        #expect(output.published([ClockFixtures.normal], at: after(0.5)) == .none)
         guard case let .write(record) = output.due(at: after(1)) else {
             Issue.record("the waiting write is made when the second is over")
             return
@@ -41,7 +41,7 @@ import Testing
         #expect(record.dueBy == after(0.5 + 1800))
         #expect(output.due(at: after(2)) == .none, "nothing was waiting")
         // A second later, a publish is written at once.
-        guard case .write = output.published(ClockFixtures.normal, at: after(3)) else {
+        guard case .write = output.published([ClockFixtures.normal], at: after(3)) else {
             Issue.record("a publish after the second is written at once")
             return
         }
@@ -95,7 +95,7 @@ import Testing
         var output = HealthOutput(now: wall)
         _ = output.connection(true, at: wall)
         // An hour back: the last write lies in the future, which must not hold this one up.
-        guard case let .write(record) = output.published(ClockFixtures.normal, at: after(-3600)) else {
+        guard case let .write(record) = output.published([ClockFixtures.normal], at: after(-3600)) else {
             Issue.record("a write after the clock was set back is made at once")
             return
         }

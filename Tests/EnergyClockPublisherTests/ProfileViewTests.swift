@@ -86,7 +86,9 @@ import Testing
         }
         #expect(after == before.subtracting(exported).subtracting(["energyclock/profiles"]))
         #expect(
-            sent(publisher.handle(.snapshot(snapshot(Profiles.firstName, price: 0.1)), at: now)).allSatisfy { !$0.topic.contains("export") }
+            sent(publisher.handle(.snapshots([snapshot(Profiles.firstName, price: 0.1)]), at: now)).allSatisfy {
+                !$0.topic.contains("export")
+            }
         )
     }
 }

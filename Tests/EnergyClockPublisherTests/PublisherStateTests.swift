@@ -57,13 +57,13 @@ import Testing
     @Test func onlyWhatChangedIsSentAndNothingWhileDisconnected() {
         var publisher = state()
         _ = publisher.handle(.connected([snapshot(price: 0.10)], previouslyRetained: [], broker: nil), at: now)
-        let same = sent(publisher.handle(.snapshot(snapshot(price: 0.10)), at: now))
+        let same = sent(publisher.handle(.snapshots([snapshot(price: 0.10)]), at: now))
         #expect(same.map(\.topic) == [topics.influx], "the same snapshot changes no retained topic")
-        let changed = sent(publisher.handle(.snapshot(snapshot(price: 0.30)), at: now))
+        let changed = sent(publisher.handle(.snapshots([snapshot(price: 0.30)]), at: now))
         #expect(changed.contains { $0.topic == topics.price })
         #expect(!changed.contains { $0.topic == topics.status }, "status did not change")
         _ = publisher.handle(.disconnected, at: now)
-        let offline = publisher.handle(.snapshot(snapshot(price: 0.10)), at: now)
+        let offline = publisher.handle(.snapshots([snapshot(price: 0.10)]), at: now)
         #expect(sent(offline).isEmpty, "nothing is queued while disconnected")
         #expect(offline.contains { if case .record = $0 { true } else { false } }, "InfluxDB still gets its point")
         let again = sent(publisher.handle(.connected([snapshot(price: 0.10)], previouslyRetained: [], broker: nil), at: now))
@@ -77,11 +77,11 @@ import Testing
         // A refusal of one message: that topic goes out with the next snapshot, even unchanged.
         _ = publisher.handle(.undelivered([price], .failed("payload too large")), at: now)
         #expect(publisher.connected)
-        #expect(sent(publisher.handle(.snapshot(snapshot(price: 0.10)), at: now)).filter(\.retain) == [price])
+        #expect(sent(publisher.handle(.snapshots([snapshot(price: 0.10)]), at: now)).filter(\.retain) == [price])
         // The connection gone: nothing more until it is back.
         _ = publisher.handle(.undelivered([price], .notConnected), at: now)
         #expect(!publisher.connected)
-        #expect(sent(publisher.handle(.snapshot(snapshot(price: 0.30)), at: now)).isEmpty)
+        #expect(sent(publisher.handle(.snapshots([snapshot(price: 0.30)]), at: now)).isEmpty)
     }
 
     @Test func homeAssistantOnlineLeadsToOneRepublishAfterItsDelay() {
@@ -106,7 +106,7 @@ import Testing
         let (key, time) = try #require(draws.first)
         #expect(draws.count == 1 && time == now)
         // A change during the drawing waits for it.
-        #expect(!publisher.handle(.snapshot(snapshot(price: 0.30)), at: now).contains { if case .draw = $0 { true } else { false } })
+        #expect(!publisher.handle(.snapshots([snapshot(price: 0.30)]), at: now).contains { if case .draw = $0 { true } else { false } })
         let png = ClockRenderer.pngSignature
         let done = publisher.handle(
             .clockDrawn(profile: Profiles.firstName, key, .success((png: png, svg: Array("<svg/>".utf8)))), at: now.addingTimeInterval(0.2))
