@@ -22,7 +22,7 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
 echo "== in process"
-"$bench" core Sources/EnergyClockTesting/Fixtures/electricity_quarter_response.json
+"$bench" core Sources/EnergyClockTesting/Fixtures/electricity_quarter_response.json | tee "$work/core"
 
 port=$((10000 + RANDOM % 20000))
 printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n' "$port" >"$work/mosquitto.conf"
@@ -93,6 +93,17 @@ stats() { # one table row from one number per line on standard input
     "$bench" boundaries "$port" 120
     stop
 
+    # A job's switch beside the price: one minute, split at will, in a window of the next three
+    # minutes of alternating one-second prices, so that it flips at every boundary of two minutes.
+    write_prices "$work"
+    start flips seconds.json
+    choose source custom
+    choose resolution native
+    minute=$((($(date +%s) / 60 + 1) * 60))
+    choose jobs "{\"flip\":{\"duration\":1,\"contiguous\":false,\"earliest\":\"$(date -d "@$minute" +%H:%M)\",\"deadline\":\"$(date -d "@$((minute + 180))" +%H:%M)\"}}"
+    "$bench" fliplag "$port" 100
+    stop
+
     # Cold start from a warm store (the round trip's) to the first retained price at a subscriber.
     for _ in $(seq 10); do
         mosquitto_pub -p "$port" -r -n -t energyclock/price
@@ -126,5 +137,11 @@ stats() { # one table row from one number per line on standard input
     echo "| peak resident memory (VmHWM) after start and 300 round trips | ${hwm} kB |"
     echo "| private dirty / private clean memory then | ${dirty} kB / ${clean} kB |"
     echo "| VmHWM, private dirty / clean after a storm of 10,000 updates | ${hwm_after} kB, ${dirty_after} kB / ${clean_after} kB |"
+    echo
+    echo "In process, one core, microseconds unless marked:"
+    echo
+    echo '```'
+    cat "$work/core"
+    echo '```'
 } | tee "$results"
 echo "wrote $results"

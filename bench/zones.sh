@@ -93,18 +93,20 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     echo "|---|---|---|---|---|---|"
     "$bench" color "$port" 300 0.05 0.07
     "$bench" profilestorm "$port" 2000 40 | grep '^|'
-    # Threads come and go (a drawing's reader): count the ones alive at both ends.
-    tasks=$(ls /proc/"$many"/task)
-    switches() { for t in $tasks; do awk '/^voluntary_ctxt_switches/ {print $2}' "/proc/$many/task/$t/status" 2>/dev/null; done | awk '{s += $1} END {print s}'; }
-    s0=$(switches)
+    # Threads come and go (a drawing's reader): count the switches of the ones alive at both ends.
+    switches() { for t in /proc/"$many"/task/*; do echo "${t##*/} $(awk '/^voluntary_ctxt_switches/ {print $2}' "$t/status" 2>/dev/null || true)"; done; }
+    switches >"$work/s0"
     sleep "$idle_seconds"
-    s1=$(switches)
+    switches >"$work/s1"
+    woken=$(awk 'NR == FNR {before[$1] = $2; next} ($1 in before) && $2 != "" {s += $2 - before[$1]} END {print s + 0}' "$work/s0" "$work/s1")
     stop_start=$(date +%s%N)
     kill -TERM "$many"
-    # A SIGTERM that goes unanswered for 20 s is noted, and a second one sent.
-    for _ in $(seq 200); do kill -0 "$many" 2>/dev/null || break; sleep 0.1; done
+    # A SIGTERM that goes unanswered for 20 s is noted, and a second one sent. An exited daemon
+    # stays a zombie until it is waited for, and a zombie still answers `kill -0`: look at its state.
+    running() { [ -e "/proc/$1/stat" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+    for _ in $(seq 2000); do running "$many" || break; sleep 0.01; done
     stop_note=""
-    if kill -0 "$many" 2>/dev/null; then stop_note=" (no exit within 20 s; a second SIGTERM was needed)"; kill -TERM "$many"; fi
+    if running "$many"; then stop_note=" (no exit within 20 s; a second SIGTERM was needed)"; kill -TERM "$many"; fi
     wait "$many" || true
     stop_ms=$((($(date +%s%N) - stop_start) / 1000000))
 
@@ -132,7 +134,7 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     echo "|---|---|---|"
     echo "| start from an empty store to every profile's first retained price | ${startup_many} ms | ${startup_singles} ms |"
     echo "| proportional set size (PSS, smaps_rollup) | ${pss_many} kB | ${pss_sum} kB summed (one alone: ${pss_one} kB) |"
-    echo "| idle wake-ups, all threads, over ${idle_seconds} s | $(awk -v n=$((s1 - s0)) -v s="$idle_seconds" 'BEGIN {printf "%.1f per minute", n * 60 / s}') | |"
+    echo "| idle wake-ups, all threads, over ${idle_seconds} s | $(awk -v n="$woken" -v s="$idle_seconds" 'BEGIN {printf "%.1f per minute", n * 60 / s}') | |"
     echo "| SIGTERM to exit, after the storm and the idle minute | ${stop_ms} ms${stop_note} | |"
 } | tee -a "$results"
 echo "appended to $results"

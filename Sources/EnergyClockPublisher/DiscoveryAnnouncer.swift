@@ -9,23 +9,39 @@ struct DiscoveryAnnouncer {
     /// The profile's name, nil for the first profile.
     let profile: String?
 
-    /// Every config to publish for prices in `unit`: the entities in `on` mode, empty payloads in `remove` mode.
-    func messages(unit: String) -> [OutgoingMessage] {
-        configs(unit: unit).map { OutgoingMessage($0.topic, $0.payload, retain: true) }
+    /// What the configs depend on besides the tree: the price unit and the jobs' names.
+    struct Shape: Equatable {
+        /// The unit of every price entity.
+        var unit: String
+        /// The jobs, by name in order, each with entities of its own.
+        var jobs: [String]
+
+        /// The shape of a profile with `settings`.
+        init(_ settings: Settings) {
+            unit = settings.unit
+            jobs = settings.jobs.keys.sorted()
+        }
     }
 
-    /// Empty configs for every entity, so that Home Assistant removes the profile's device.
-    func removals() -> [OutgoingMessage] {
-        guard discovery?.mode == .on else { return [] }
-        return configs(unit: Settings.defaults.unit).map { OutgoingMessage($0.topic, "", retain: true) }
+    /// Every config to publish for `shape`: the entities in `on` mode, empty payloads in `remove`
+    /// mode; after `before`, also empty configs for the entities it had and `shape` has not (a
+    /// deleted job's), so that Home Assistant removes them.
+    func messages(_ shape: Shape, replacing before: Shape? = nil) -> [OutgoingMessage] {
+        let now = configs(shape)
+        var messages = now.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
+        if let before, discovery?.mode == .on {
+            let kept = Set(now.map(\.topic))
+            messages += configs(before).map(\.topic).filter { !kept.contains($0) }.map { OutgoingMessage($0, "", retain: true) }
+        }
+        return messages
     }
 
-    /// The config topics this daemon keeps retained: none unless discovery is on.
-    var owned: Set<String> {
-        discovery?.mode == .on ? Set(configs(unit: Settings.defaults.unit).map(\.topic)) : []
+    /// The config topics this daemon keeps retained for `shape`: none unless discovery is on.
+    func owned(_ shape: Shape) -> Set<String> {
+        discovery?.mode == .on ? Set(configs(shape).map(\.topic)) : []
     }
 
-    private func configs(unit: String) -> [HADiscovery.Config] {
-        discovery?.configs(topics, unit: unit, availability: root.status, profile: profile) ?? []
+    private func configs(_ shape: Shape) -> [HADiscovery.Config] {
+        discovery?.configs(topics, unit: shape.unit, availability: root.status, profile: profile, jobs: shape.jobs) ?? []
     }
 }

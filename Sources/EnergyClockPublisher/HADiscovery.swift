@@ -53,12 +53,14 @@ package struct HADiscovery: Sendable {
         return profile.map { "\(name) \($0)" } ?? name
     }
 
-    /// Every entity's config for `topics`, prices in `unit`; empty payloads in `remove` mode.
+    /// Every entity's config for `topics`, prices in `unit`, with five entities for each of `jobs`;
+    /// empty payloads in `remove` mode.
     ///
     /// A profile other than the first (`profile`, with `topics` its own tree) is a device of its
     /// own, available through the daemon's `availability` topic.
     package func configs(
-        _ topics: TopicTree, unit: String = Settings.defaults.unit, availability: String? = nil, profile: String? = nil
+        _ topics: TopicTree, unit: String = Settings.defaults.unit, availability: String? = nil, profile: String? = nil,
+        jobs: [String] = []
     ) -> [Config] {
         guard mode != .off else { return [] }
         let node = Self.nodeID(topics)
@@ -143,6 +145,7 @@ package struct HADiscovery: Sendable {
         sensor(
             "grid_fee", "Grid fee now", topics.current, "{{ value_json.components.grid_fee if value else \(none) }}",
             euro + [("icon", .text("mdi:transmission-tower"))])
+        for job in jobs { entities += Self.jobEntities(job, topics, euro: euro) }
         if clockImage {
             entities.append(
                 (

@@ -22,7 +22,7 @@ package enum Payloads {
     /// The topics that describe the current slot: what a slot boundary or a band change changes,
     /// so they go out before the day's larger payloads are even rendered. `price` comes first.
     package static func renderNow(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
-        [renderPrice(snapshot, topics: topics)] + renderSlot(snapshot, topics: topics)
+        [renderPrice(snapshot, topics: topics)] + renderSwitches(snapshot, topics: topics) + renderSlot(snapshot, topics: topics)
     }
 
     /// `price`: the one topic many automations follow, sent at a boundary before anything else.
@@ -59,11 +59,12 @@ package enum Payloads {
         return renderDay(snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo)
     }
 
-    /// ``renderDay(_:topics:cheapestHours:)``, taking the settings and the day's price arrays
+    /// ``renderDay(_:topics:cheapestHours:)``, with `companion` the first profile for an export
+    /// profile's `forecast/emhass`, taking the settings and the day's price arrays
     /// from `memo` while they are what it rendered last: a slot boundary changes the statistics
     /// and windows, not the day's prices, which are the largest payloads by far.
     package static func renderDay(
-        _ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int], memo: inout DayMemo
+        _ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int], memo: inout DayMemo, companion: Snapshot? = nil
     ) -> [RetainedMessage] {
         let calendar = snapshot.calendar
         var messages: [RetainedMessage] = []
@@ -82,6 +83,9 @@ package enum Payloads {
                 topics.cheapest(hours: hours),
                 window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar, decimals: decimals))
         }
+        messages += renderPlans(snapshot, topics: topics)
+        put(topics.forecastEVCC, evccForecast(snapshot))
+        put(topics.forecastEMHASS, emhassForecast(snapshot, companion: companion))
         return messages
     }
 

@@ -13,9 +13,14 @@ struct ProfileView {
     var lights: LEDDriver
     var lineProtocol = LineProtocolOutput()
     let discovery: DiscoveryAnnouncer
-    /// The price unit of the discovery configs last announced; they follow the currency setting.
-    var announcedUnit: String?
+    /// The shape of the discovery configs the broker holds; they follow the currency and the jobs.
+    var announced: DiscoveryAnnouncer.Shape?
+    /// The shape last announced on any connection: what a new shape's removed entities are cleared from.
+    var lastAnnounced: DiscoveryAnnouncer.Shape?
     var clock: ClockOutput
+    /// The last day whose complete prices were announced (or found at start), `.some(nil)` for
+    /// none yet; nil before the first snapshot: the prices a start finds in its cache are no news.
+    var tomorrowAnnounced: LocalDay??
 
     /// The view of the profile `name` under the daemon's tree `root`.
     init(name: String, root: TopicTree, options: PublisherOptions) {
@@ -28,14 +33,32 @@ struct ProfileView {
         clock = ClockOutput(topics: topics, enabled: options.clockImage)
     }
 
+    /// The `tomorrow_known` event when `snapshot` is the first to hold all of a new day's prices;
+    /// a day is announced once, however often its prices come and go (a missing exchange rate).
+    mutating func tomorrowEvent(for snapshot: Snapshot, cheapestHours: [Int]) -> OutgoingMessage? {
+        let day = snapshot.tomorrowValid ? snapshot.tomorrow.first.map { snapshot.calendar.day(containing: $0.slot.start) } : nil
+        guard let before = tomorrowAnnounced else {
+            tomorrowAnnounced = .some(day)
+            return nil
+        }
+        guard let day, day != before, let payload = Payloads.tomorrowKnown(snapshot, cheapestHours: cheapestHours) else { return nil }
+        tomorrowAnnounced = .some(day)
+        return OutgoingMessage(topics.events, payload, retain: false)
+    }
+
     /// Every retained topic the view publishes now: its tree, its discovery configs and its pictures.
     var owned: Set<String> {
-        (latest.map(retained.owned(for:)) ?? []).union(discovery.owned).union(clock.owned)
+        (latest.map(retained.owned(for:)) ?? []).union(discovery.owned(discoveryShape)).union(clock.owned)
+    }
+
+    /// What the discovery configs depend on, from the newest snapshot.
+    var discoveryShape: DiscoveryAnnouncer.Shape {
+        DiscoveryAnnouncer.Shape(latest?.settings ?? .defaults)
     }
 
     /// Forgets what the broker holds, so that everything goes out again.
     mutating func forget() {
-        announcedUnit = nil
+        announced = nil
         clock.forget()
         retained.forget()
         lights.forget()

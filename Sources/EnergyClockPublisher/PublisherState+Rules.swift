@@ -69,12 +69,26 @@ extension PublisherState {
         }
         guard !republishing else { return }
         for snapshot in snapshots {
+            let event = views[snapshot.profile]!.tomorrowEvent(for: snapshot, cheapestHours: options.cheapestHours)
+            if connected, let event { actions.append(.send(event)) }
+        }
+        for snapshot in snapshots {
             guard let point = views[snapshot.profile]!.lineProtocol.newPoint(for: snapshot) else { continue }
             if connected { actions.append(.send(OutgoingMessage(views[snapshot.profile]!.topics.influx, point, retain: false))) }
             actions.append(.record(point))
         }
         if connected { note(health.published(snapshots, at: now), &actions) }
-        if connected, order.count != before { actions.append(.ledger(ownedTopics)) }
+        if connected, order.count != before || reshaped() { actions.append(.ledger(ownedTopics)) }
+    }
+
+    /// Whether some profile's set of retained topics changed since the last call.
+    private mutating func reshaped() -> Bool {
+        var any = false
+        for name in order where views[name]?.retained.reshaped == true {
+            views[name]!.retained.reshaped = false
+            any = true
+        }
+        return any
     }
 
     /// What describes now of each of `snapshots` in `parts`, and nothing else.
@@ -87,19 +101,34 @@ extension PublisherState {
     /// every profile's `price` first, then the rest of each, so that at a slot boundary the last
     /// profile's price does not wait behind the other profiles' colours and slot objects.
     private mutating func sendParts(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
+        // An export profile's `forecast/emhass` carries the first profile's import prices too, so
+        // it is the whole EMHASS call; a change to the first profile changes it.
+        let first = latest
+        let named = Set(snapshots.map(\.profile))
         for part in parts {
-            for snapshot in snapshots {
-                send(views[snapshot.profile]!.retained.changes(in: part, of: snapshot), to: snapshot.profile, &actions)
+            var shown = snapshots
+            if part == .day, named.contains(Profiles.firstName) {
+                for name in order where !named.contains(name) {
+                    if let other = views[name]?.latest, other.settings.kind == .export { shown.append(other) }
+                }
+            }
+            for snapshot in shown {
+                let companion = part == .day && snapshot.settings.kind == .export ? first : nil
+                send(
+                    views[snapshot.profile]!.retained.changes(in: part, of: snapshot, companion: companion), to: snapshot.profile,
+                    &actions)
             }
         }
     }
 
-    /// The discovery configs when the unit changed, and the lights.
+    /// The discovery configs when the unit or the jobs changed, and the lights.
     private mutating func showDevices(_ snapshot: Snapshot, _ actions: inout [Action]) {
         let name = snapshot.profile
-        if views[name]!.announcedUnit != snapshot.settings.unit {
-            views[name]!.announcedUnit = snapshot.settings.unit
-            actions += views[name]!.discovery.messages(unit: snapshot.settings.unit).map(Action.send)
+        let shape = DiscoveryAnnouncer.Shape(snapshot.settings)
+        if views[name]!.announced != shape {
+            actions += views[name]!.discovery.messages(shape, replacing: views[name]!.lastAnnounced).map(Action.send)
+            views[name]!.announced = shape
+            views[name]!.lastAnnounced = shape
         }
         let commands = views[name]!.lights.commands(for: snapshot)
         if !commands.isEmpty {
@@ -183,12 +212,12 @@ extension PublisherState {
         for name in order {
             guard var view = views[name] else { continue }
             // Rendered once per profile, not per message: the configs are the largest set to render.
-            let configs = view.discovery.owned
+            let configs = view.discovery.owned(view.discoveryShape)
             let pictures = view.clock.owned
             for message in messages {
                 view.retained.unsent(message.topic)
                 if configs.contains(message.topic) {
-                    view.announcedUnit = nil
+                    view.announced = nil
                 } else if pictures.contains(message.topic) {
                     view.clock.forget()
                 } else if message.topic == topics.profiles {

@@ -29,16 +29,30 @@ struct RetainedTopics {
         case day
     }
 
-    /// The topics in `part` of `snapshot` whose payload differs from what the broker holds.
-    mutating func changes(in part: Part, of snapshot: Snapshot) -> [OutgoingMessage] {
+    /// The topics in `part` of `snapshot` whose payload differs from what the broker holds, and
+    /// empty payloads for those the part published last time and no longer does (a deleted job's).
+    /// `companion` is the first profile, whose import prices an export profile's `forecast/emhass` carries.
+    mutating func changes(in part: Part, of snapshot: Snapshot, companion: Snapshot? = nil) -> [OutgoingMessage] {
         let rendered =
             switch part {
-            case .price: [Payloads.renderPrice(snapshot, topics: topics)]
+            case .price: [Payloads.renderPrice(snapshot, topics: topics)] + Payloads.renderSwitches(snapshot, topics: topics)
             case .now: Payloads.renderSlot(snapshot, topics: topics)
-            case .day: Payloads.renderDay(snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo)
+            case .day: Payloads.renderDay(snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo, companion: companion)
             }
-        return rendered.filter { held[$0.topic] != $0.payload }.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
+        var messages = rendered.filter { held[$0.topic] != $0.payload }.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
+        let names = Set(rendered.map(\.topic))
+        if let before = shown[part], before != names {
+            messages += before.subtracting(names).sorted().map { OutgoingMessage($0, "", retain: true) }
+            reshaped = true
+        }
+        shown[part] = names
+        return messages
     }
+
+    /// The topics each part published last, so that one it no longer publishes is cleared.
+    private var shown: [Part: Set<String>] = [:]
+    /// Some part's set of topics changed (a job came or went): the ledger is to be written again.
+    var reshaped = false
 
     /// Every retained topic this tree publishes for `snapshot`, `status` excluded (it is the daemon's).
     func owned(for snapshot: Snapshot) -> Set<String> {

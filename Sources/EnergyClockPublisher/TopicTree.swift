@@ -38,7 +38,7 @@ package struct TopicTree: Sendable, Equatable {
     /// parts of the tree: no profile may take one as its name, or its topics would mix with them.
     package static let leaves: Set<String> = [
         "status", "price", "color", "thresholds", "current", "next", "prices", "settings", "stale", "stats", "cheapest",
-        "clock", "influx", "refresh", "reply", "profiles", "plan", "plans", "led", "leds",
+        "clock", "influx", "refresh", "reply", "profiles", "plan", "plans", "led", "leds", "forecast", "events",
     ]
 
     /// The retained list of profiles: every profile's effective settings by name, JSON.
@@ -78,6 +78,16 @@ package struct TopicTree: Sendable, Equatable {
     package var statsTomorrow: String { topic("stats/tomorrow") }
     /// The cheapest window of `hours` hours, JSON.
     package func cheapest(hours: Int) -> String { topic("cheapest/\(hours)h") }
+    /// The plan of the job `name`, JSON.
+    package func plan(_ name: String) -> String { topic("plan/\(name)") }
+    /// `ON` while the job `name` should run, else `OFF`.
+    package func planActive(_ name: String) -> String { topic("plan/\(name)/active") }
+    /// The prices from now on as evcc's custom tariff forecast, JSON.
+    package var forecastEVCC: String { topic("forecast/evcc") }
+    /// The prices from now on as EMHASS's runtime forecasts, JSON.
+    package var forecastEMHASS: String { topic("forecast/emhass") }
+    /// Events such as tomorrow's prices arriving (not retained).
+    package var events: String { topic("events") }
     /// The clock as a PNG image.
     package var clockPNG: String { topic("clock/png") }
     /// The clock as an SVG document.

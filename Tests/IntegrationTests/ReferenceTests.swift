@@ -21,11 +21,13 @@ struct ReferenceTests {
             })
     }
 
-    /// A topic as the reference writes it: concrete window lengths become `<N>h`, and every topic of
+    /// A topic as the reference writes it: concrete window lengths become `<N>h`, job names
+    /// `<name>`, and every topic of
     /// the profile `export` is `energyclock/<profile>/…`.
     static func generic(_ topic: String) -> String {
         if topic.hasPrefix("energyclock/export/") { return "energyclock/<profile>/…" }
         return topic.replacingOccurrences(of: #"cheapest/[0-9]+h"#, with: "cheapest/<N>h", options: .regularExpression)
+            .replacingOccurrences(of: #"plan/[a-z0-9_-]+"#, with: "plan/<name>", options: .regularExpression)
     }
 
     @Test func everyPublishedTopicIsDocumentedAndEveryDocumentedOneIsPublished() async throws {
@@ -37,8 +39,12 @@ struct ReferenceTests {
             options: options)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = await live.wait(for: "energyclock/next") { !$0.isEmpty }
-        try live.client.publish("energyclock/settings/set", #"{"history_days":8,"profiles":{"export":{"kind":"export"}}}"#)
+        try live.client.publish(
+            "energyclock/settings/set",
+            #"{"history_days":8,"jobs":{"dish":{"duration":60,"earliest":"18:00","deadline":"07:00"}},"profiles":{"export":{"kind":"export"}}}"#
+        )
         _ = await live.wait(for: "energyclock/settings/result")
+        _ = await live.wait(for: "energyclock/plan/dish/active")
         _ = await live.wait(for: "energyclock/export/next") { !$0.isEmpty }
         let published = Set(live.messages.map { Self.generic($0.topic) }).subtracting(Self.commands)
         #expect(

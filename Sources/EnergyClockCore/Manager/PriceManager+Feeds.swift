@@ -97,6 +97,13 @@ extension PriceManager {
         var event = calendar.start(of: today.adding(days: 1))
         let publication = publicationTime(on: today)
         if publication > now { event = min(event, publication) }
+        // A job's window opening or ending changes its plan.
+        for profile in profiles.all {
+            for job in profile.settings.jobs.values where job.window != nil {
+                let window = job.occurrence(at: now, calendar: calendar, knownUntil: nil)
+                for edge in [window.start, window.end] where edge > now { event = min(event, edge) }
+            }
+        }
         for slots in feeds.values.map(\.slots) + fallbacks.values.map(\.slots) {
             if let i = slots.index(containing: now) {
                 event = min(event, slots[i].end)

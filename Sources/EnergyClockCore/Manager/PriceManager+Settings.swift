@@ -33,7 +33,7 @@ extension PriceManager {
     public func apply(_ batch: [SettingsRequest]) async {
         let old = profiles
         var results: [Result<Profiles, SettingsError>] = []
-        let folded = batch.reduce(old) { state, request in
+        let stamped = batch.reduce(old) { state, request in
             do throws(SettingsError) {
                 let next = try state.merged(
                     request.update.get(), reserved: configuration.reservedProfileNames, catalog: catalog)
@@ -44,6 +44,7 @@ extension PriceManager {
                 return state
             }
         }
+        let folded = stamped.anchoringOnceJobs(over: old, at: clock.now)
 
         var committed = old
         if folded != old {
@@ -83,6 +84,7 @@ extension PriceManager {
             logger.info("profile \(name) removed")
             fallbacks[name] = nil
             bases[name] = nil
+            planBooks[name] = nil
             missingRateLogged.remove(name)
             nonFiniteLogged.remove(name)
             await output.removed(profile: name)

@@ -57,6 +57,8 @@ public actor PriceManager {
     /// Each profile's basis for today, by profile name: what its snapshots derive from until its
     /// day, settings, slots or the rates change.
     var bases: [String: KeptBasis] = [:]
+    /// Each profile's plans and what its started jobs keep, by profile name.
+    var planBooks: [String: PlanBook] = [:]
     /// The last rates fetch failed; the prices shown are converted at older rates.
     var ratesStale = false
     var ratesSchedule: RatesSchedule
@@ -147,6 +149,11 @@ public actor PriceManager {
             stale: (fallback == nil && feed?.stale == true) || (settings.currency != "EUR" && ratesStale),
             updatedAt: fallback?.updatedAt ?? feed?.updatedAt)
         snapshot.profile = profile.name
+        if !settings.jobs.isEmpty || planBooks[profile.name] != nil {
+            let slots = snapshot.today + snapshot.tomorrow
+            snapshot.plans = planBooks[profile.name, default: PlanBook()].plans(
+                settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar)
+        }
         return snapshot
     }
 

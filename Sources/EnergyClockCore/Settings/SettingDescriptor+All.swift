@@ -35,6 +35,13 @@ extension SettingDescriptor {
         .flag(.exportVAT, \.exportVAT, entity: Entity(component: .switch, name: "VAT on export", step: nil, unit: .none)),
         .cases(.exportNegative, \.exportNegative, entity: select("Export at negative prices")),
         .cases(.direction, \.direction, entity: select("Band direction")),
+        .integer(.forecastStep, \.forecastStep, in: 15...60),
+        SettingDescriptor(
+            field: .jobs, kind: .jobs, entity: nil, inAddOnOptions: false, get: { .jobs($0.jobs.mapValues { JobPatch($0) }) },
+            set: { settings, value in
+                guard case let .jobs(changes) = value else { return }
+                for (name, change) in changes { settings.jobs[name] = change.map { $0.applied(to: settings.jobs[name]) } }
+            }),
     ]
 
     /// The descriptors by field.

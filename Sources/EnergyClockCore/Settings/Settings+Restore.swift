@@ -33,13 +33,28 @@ extension Settings {
             }
         }
         var settings = restored.settings
-        if let problem = settings.crossFieldProblem() {
-            if case .thresholdsNotIncreasing = problem {
+        for (name, job) in settings.jobs.sorted(by: { $0.key < $1.key }) {
+            if let problem = job.problem() {
+                settings.jobs[name] = nil
+                restored.repairs.append("job \(name): \(problem); left it out")
+            }
+        }
+        // Each repair removes one problem; the few kinds there are bound the loop.
+        for _ in 0..<4 {
+            guard let problem = settings.crossFieldProblem() else { break }
+            switch problem {
+            case .thresholdsNotIncreasing:
                 settings.thresholds = Settings.defaults.thresholds
                 restored.repairs.append("\(problem); using the default thresholds")
-            } else {
+            case .notAllowed(field: SettingsField.forecastStep.rawValue, _):
+                settings.forecastStep = Settings.defaults.forecastStep
+                restored.repairs.append("\(problem); using the default \(Settings.defaults.forecastStep)")
+            case .notAllowed(field: SettingsField.fallbackSources.rawValue, _):
                 settings.fallbackSources.removeAll { $0 == settings.source }
                 restored.repairs.append("\(problem); left \(settings.source) out of fallback_sources")
+            default:
+                settings.jobs = [:]
+                restored.repairs.append("\(problem); left the jobs out")
             }
         }
         restored.settings = settings

@@ -83,6 +83,10 @@ public struct Settings: Sendable, Hashable {
     public var exportNegative = NegativeExportRule.pay
     /// Which way the bands point: green is cheapest to buy (`import`) or best to sell (`export`).
     public var direction = BandDirection.auto
+    /// Minutes per value of the EMHASS forecast arrays: 15, 30 (EMHASS's own default) or 60.
+    public var forecastStep = 30
+    /// The jobs planned into this profile's cheapest slots, by name.
+    public var jobs: [String: Job] = [:]
 
     /// The settings of a fresh installation.
     public static let defaults = Settings(
@@ -190,6 +194,13 @@ public struct Settings: Sendable, Hashable {
         case let .levels(levels):
             w.beginObject()
             for band in Band.allCases { if let level = levels[band] ?? nil { w.field(band.rawValue, level) } }
+            w.endObject()
+        case let .jobs(jobs):
+            w.beginObject()
+            for (name, job) in jobs.sorted(by: { $0.key < $1.key }) {
+                w.key(name)
+                if let job { job.write(to: &w) } else { w.raw("null") }
+            }
             w.endObject()
         }
     }

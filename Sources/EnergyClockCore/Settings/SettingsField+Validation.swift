@@ -95,6 +95,22 @@ extension SettingsField {
             case let .string(text) where plain && ["false", "off", "0"].contains(text.lowercased()): return .flag(false)
             default: throw .wrongType(field: rawValue, expected: "true or false", found: value.text)
             }
+        case .jobs:
+            var json = value
+            if case let .string(text) = value, plain, let parsed = JSONValue.parse(Array(text.utf8)) { json = parsed }
+            guard case let .object(members) = json else {
+                throw .wrongType(
+                    field: rawValue, expected: "an object of jobs by name, like {\"dishwasher\":{\"duration\":120}}", found: json.typeName)
+            }
+            guard members.count <= Job.maxCount else {
+                throw .outOfRange(field: rawValue, value: "\(members.count) jobs", allowed: "at most \(Job.maxCount)")
+            }
+            var changes: [String: JobPatch?] = [:]
+            for (name, entry) in members.sorted(by: { $0.key < $1.key }) {
+                if let problem = JobName.problem(with: name) { throw .notAllowed(field: rawValue, reason: problem) }
+                changes[name] = entry == .null ? .some(nil) : try JobPatch(json: entry, field: "\(rawValue).\(name)")
+            }
+            return .jobs(changes)
         case .gridFee:
             if case let .string(text) = value, plain, let json = JSONValue.parse(Array(text.utf8)) {
                 return .gridFee(try GridFee(json: json, field: rawValue))

@@ -52,6 +52,10 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case exportNegative = "export_negative"
     /// `auto`, `import` or `export`: which way the bands point.
     case direction
+    /// Minutes per value of the `forecast/emhass` arrays: 15, 30 or 60.
+    case forecastStep = "forecast_step"
+    /// Named jobs to plan into the cheapest slots.
+    case jobs
 
     /// The shape of a field's value.
     public enum Kind: Sendable, Equatable {
@@ -73,6 +77,8 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case flag
         /// A ``GridFee`` schedule as a JSON object.
         case gridFee
+        /// Jobs by name, each an object of the fields to set, or `null` to delete it.
+        case jobs
     }
 }
 
@@ -94,4 +100,6 @@ public enum SettingValue: Sendable, Hashable {
     case flag(Bool)
     /// A grid fee schedule; replaces the current one whole.
     case gridFee(GridFee)
+    /// Changes by job name, nil to delete; merged over the current jobs field by field.
+    case jobs([String: JobPatch?])
 }

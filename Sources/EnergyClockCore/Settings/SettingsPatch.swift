@@ -85,6 +85,20 @@ extension Settings {
                 field: SettingsField.fallbackSources.rawValue,
                 reason: "\(source) is the chosen source and cannot be its own fallback; remove it from fallback_sources first")
         }
+        guard [15, 30, 60].contains(forecastStep) else {
+            return .notAllowed(field: SettingsField.forecastStep.rawValue, reason: "the step is 15, 30 or 60 minutes, got \(forecastStep)")
+        }
+        return jobsProblem()
+    }
+
+    /// The first job that cannot run as set, or too many jobs.
+    func jobsProblem() -> SettingsError? {
+        guard jobs.count <= Job.maxCount else {
+            return .outOfRange(field: SettingsField.jobs.rawValue, value: "\(jobs.count) jobs", allowed: "at most \(Job.maxCount)")
+        }
+        for (name, job) in jobs.sorted(by: { $0.key < $1.key }) {
+            if let problem = job.problem() { return .notAllowed(field: "jobs.\(name)", reason: problem) }
+        }
         return nil
     }
 }

@@ -38,8 +38,8 @@ extension GridFee {
         guard let fromValue = members["from"], let toValue = members["to"], let feeValue = members["fee"] else {
             throw .notAllowed(field: field, reason: "a period needs from, to and fee")
         }
-        let from = try minutes(fromValue, field: "\(field).from", allowEndOfDay: false)
-        let to = try minutes(toValue, field: "\(field).to", allowEndOfDay: true)
+        let from = try ClockTime.minutes(fromValue, field: "\(field).from", allowEndOfDay: false)
+        let to = try ClockTime.minutes(toValue, field: "\(field).to", allowEndOfDay: true)
         guard from != to % 1440 || (from == 0 && to == 1440) else {
             throw .notAllowed(field: field, reason: "from and to are the same time; use 00:00 to 24:00 for the whole day")
         }
@@ -89,18 +89,6 @@ extension GridFee {
     }
 
     /// `HH:MM` as minutes after midnight; `24:00` only where a period ends.
-    private static func minutes(_ value: JSONValue, field: String, allowEndOfDay: Bool) throws(SettingsError) -> Int {
-        let allowed = allowEndOfDay ? "a time from 00:00 to 24:00" : "a time from 00:00 to 23:59"
-        guard case let .string(text) = value else { throw .wrongType(field: field, expected: allowed, found: value.typeName) }
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
-            parts.allSatisfy({ $0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }),
-            let hours = Int(parts[0]), let minutes = Int(parts[1]), minutes < 60,
-            hours < 24 || (allowEndOfDay && hours == 24 && minutes == 0)
-        else { throw .outOfRange(field: field, value: Quote.json(text, limit: 40), allowed: allowed) }
-        return hours * 60 + minutes
-    }
-
     /// Writes the schedule in the form it is read in.
     package func write(to w: inout JSONWriter) {
         w.beginObject()
@@ -109,8 +97,8 @@ extension GridFee {
         w.beginArray()
         for period in periods {
             w.beginObject()
-            w.field("from", Self.clock(period.from))
-            w.field("to", Self.clock(period.to))
+            w.field("from", ClockTime.text(period.from))
+            w.field("to", ClockTime.text(period.to))
             w.field("fee", period.fee)
             if let days = period.days {
                 w.key("days")
@@ -135,11 +123,5 @@ extension GridFee {
         var w = JSONWriter()
         write(to: &w)
         return w.output
-    }
-
-    private static func clock(_ minutes: Int) -> String {
-        let h = minutes / 60
-        let m = minutes % 60
-        return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
     }
 }

@@ -68,11 +68,25 @@ public struct LocalCalendar: Sendable {
 
     /// The instant at `hour`:00 local time on `day`, counted in elapsed hours from the day's start
     /// when the day is irregular; used for the 13:00 publication time.
-    public func instant(hour: Int, on day: LocalDay) -> Date {
+    public func instant(hour: Int, on day: LocalDay) -> Date { instant(minute: hour * 60, on: day) }
+
+    /// The instant at `minute` minutes after local midnight on `day`, as the clock on the wall
+    /// shows it; a time the clocks skip falls after the jump. Used for job windows.
+    public func instant(minute: Int, on day: LocalDay) -> Date {
         let start = start(of: day)
-        var guess = start.addingTimeInterval(Double(hour) * 3600)
-        // Correct for a clock change between midnight and `hour`.
-        guess = guess.addingTimeInterval(Double(offset(at: start) - offset(at: guess)))
-        return guess
+        let elapsed = start.addingTimeInterval(Double(minute) * 60)
+        // Correct for a clock change between midnight and `minute`.
+        let guess = elapsed.addingTimeInterval(Double(offset(at: start) - offset(at: elapsed)))
+        let wanted = minute * 60
+        guard guess < elapsed, wallClock(at: guess) != (day, wanted) else { return guess }
+        // The clocks skip this time: the first instant after the jump, found to the second.
+        var low = Int64(guess.timeIntervalSince1970)
+        var high = Int64(elapsed.timeIntervalSince1970)
+        while low < high {
+            let middle = low + (high - low) / 2
+            let wall = wallClock(at: Date(timeIntervalSince1970: Double(middle)))
+            if wall.day > day || wall.second >= wanted { high = middle } else { low = middle + 1 }
+        }
+        return Date(timeIntervalSince1970: Double(low))
     }
 }

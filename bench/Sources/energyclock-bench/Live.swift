@@ -104,6 +104,25 @@ func boundaryLag(port: Int, count: Int) async throws {
     await client.stop()
 }
 
+/// A job's switch beside the price: the lag from each one-second boundary to `plan/<job>/active`
+/// flipping, and to `price` at the same boundaries, until `count` flips have arrived.
+func flipLag(port: Int, count: Int) async throws {
+    let client = try await connectedClient(port: port, filters: ["energyclock/price", "energyclock/plan/+/active"])
+    var prices: [Int: Double] = [:]
+    var flips: [(second: Int, lag: Double)] = []
+    for await event in client.events {
+        guard case let .message(message) = event, !message.retain, !message.payload.isEmpty else { continue }
+        let now = Date().timeIntervalSince1970
+        let second = Int(now.rounded(.down))
+        let lag = (now - now.rounded(.down)) * 1000
+        if message.topic == "energyclock/price" { prices[second] = lag } else { flips.append((second, lag)) }
+        if flips.count == count { break }
+    }
+    row("slot boundary → plan/<job>/active flipping (1 s slots)", flips.map(\.lag))
+    row("slot boundary → price, at the same boundaries", flips.compactMap { prices[$0.second] })
+    await client.stop()
+}
+
 /// `count` distinct settings updates as fast as they go; the time until the retained settings
 /// hold the last one.
 func storm(port: Int, count: Int) async throws {

@@ -92,6 +92,38 @@ func core(fixture: String) throws {
             }, unit: "ms", scale: 1000)
     }
 
+    // Twenty jobs over two days of quarter hours: one full re-plan (a fresh book), and the same
+    // at the next boundary with nothing changed (the kept choices are taken over).
+    let day = calendar.start(of: today)
+    let quarters = (0..<(2 * 96 + 4)).map { (i: Int) -> PricedSlot in
+        let from = day.addingTimeInterval(Double(i) * 900)
+        let price: Double = 0.05 + Double((i * 7919) % 300) / 1000
+        let slot = PriceSlot(start: from, end: from.addingTimeInterval(900), market: price)
+        return PricedSlot(slot: slot, components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
+    }
+    var jobs: [String: Job] = [:]
+    for k in 0..<20 {
+        let earliest = (k * 97) % 1440 / 15 * 15
+        let window = Job.Window(earliest: earliest, deadline: (earliest + 600 + k * 30) % 1440)
+        jobs["job\(k)"] = Job(
+            duration: 60 + (k % 6) * 30, contiguous: k % 2 == 0, minBlock: k % 2 == 0 ? 0 : 30 + (k % 3) * 15, window: window)
+    }
+    let planned = day.addingTimeInterval(13 * 3600)
+    let known = quarters.last!.slot.end
+    report(
+        "re-plan 20 jobs, two days of quarter hours",
+        measure(runs: 200) {
+            var book = PlanBook()
+            _ = book.plans(jobs, slots: quarters, knownUntil: known, now: planned, calendar: calendar)
+        })
+    var kept = PlanBook()
+    _ = kept.plans(jobs, slots: quarters, knownUntil: known, now: planned, calendar: calendar)
+    report(
+        "the 20 plans a boundary later, unchanged",
+        measure(runs: 200) {
+            _ = kept.plans(jobs, slots: quarters, knownUntil: known, now: planned.addingTimeInterval(900), calendar: calendar)
+        })
+
     let patches = (0..<1000).map { i in
         try! SettingsPatch.parse(
             field: "green_max", plain: Array(String(format: "%.3f", Double(i % 150) / 1000).utf8), sources: ["energyzero"])
@@ -149,6 +181,8 @@ case "color" where arguments.count == 6:
     try await colorRoundTrip(port: Int(arguments[2])!, count: Int(arguments[3])!, low: arguments[4], high: arguments[5])
 case "boundaries" where arguments.count == 4:
     try await boundaryLag(port: Int(arguments[2])!, count: Int(arguments[3])!)
+case "fliplag" where arguments.count == 4:
+    try await flipLag(port: Int(arguments[2])!, count: Int(arguments[3])!)
 case "storm" where arguments.count == 4:
     try await storm(port: Int(arguments[2])!, count: Int(arguments[3])!)
 case "first" where arguments.count == 3:
@@ -165,7 +199,7 @@ default:
     print(
         """
         usage: energyclock-bench core FIXTURE.json | roundtrip PORT COUNT | echo PORT COUNT | fsync DIR COUNT
-               | color PORT COUNT LOW HIGH | boundaries PORT COUNT | storm PORT COUNT | first PORT
+               | color PORT COUNT LOW HIGH | boundaries PORT COUNT | fliplag PORT COUNT | storm PORT COUNT | first PORT
                | allprices PORT COUNT FILTER… | lastlag PORT COUNT PROFILES | profilestorm PORT COUNT PROFILES
         """)
     exit(2)

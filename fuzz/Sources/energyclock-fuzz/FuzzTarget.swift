@@ -8,9 +8,10 @@ import Foundation
 /// Each must return or throw its own typed error for any input; a crash, a sanitizer report or
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
-    case settings, profiles, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options, supervisor, health, helper
+    case settings, profiles, plans, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options, supervisor, health, helper
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
+    static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
     /// Real sources that are never asked: only their checks of settings run.
     static let catalog = SourceRegistry.catalog(baseURLs: [:], token: nil, http: HTTPClient(timeout: 1))
 
@@ -29,6 +30,26 @@ enum FuzzTarget: String, CaseIterable {
             for name in [Profiles.firstName, "export"] {
                 guard let update = try? SettingsUpdate.parse(object: bytes, sources: Self.sources, profile: name) else { continue }
                 if let next = try? profiles.merged(update, reserved: ["prices", "settings"], catalog: Self.catalog) { profiles = next }
+            }
+        case .plans:
+            // Jobs from the input planned over two days of quarter hours priced from the input too,
+            // at midnight, at 13:00 and at the last quarter, with the first two days' memory kept.
+            guard let patch = try? SettingsPatch.parse(object: bytes, sources: Self.sources),
+                let settings = try? Settings.defaults.merged(patch), !settings.jobs.isEmpty
+            else { return }
+            let start = Self.calendar.start(of: LocalDay(year: 2026, month: 3, day: 29))
+            let slots = (0..<(23 * 4 + 96)).map { i in
+                let begin = start.addingTimeInterval(Double(i) * 900)
+                let price = Double(Int(bytes[i % bytes.count]) - 100) / 1000
+                return PricedSlot(
+                    slot: PriceSlot(start: begin, end: begin.addingTimeInterval(900), market: price),
+                    components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
+            }
+            var book = PlanBook()
+            for offset: TimeInterval in [0, 13 * 3600, 47 * 3600 - 900] {
+                _ = book.plans(
+                    settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: start.addingTimeInterval(offset),
+                    calendar: Self.calendar)
             }
         case .energyzero: _ = try? EnergyZeroSource.parse(bytes)
         case .entsoe: _ = try? EntsoeSource.parse(bytes)
