@@ -99,8 +99,10 @@ stats() { # one table row from one number per line on standard input
     start flips seconds.json
     choose source custom
     choose resolution native
+    # The window in the daemon's zone (--timezone, Europe/Amsterdam by default).
     minute=$((($(date +%s) / 60 + 1) * 60))
-    choose jobs "{\"flip\":{\"duration\":1,\"contiguous\":false,\"earliest\":\"$(date -d "@$minute" +%H:%M)\",\"deadline\":\"$(date -d "@$((minute + 180))" +%H:%M)\"}}"
+    local_time() { TZ=Europe/Amsterdam date -d "@$1" +%H:%M; }
+    choose jobs "{\"flip\":{\"duration\":1,\"contiguous\":false,\"earliest\":\"$(local_time "$minute")\",\"deadline\":\"$(local_time $((minute + 180)))\"}}"
     "$bench" fliplag "$port" 100
     stop
 

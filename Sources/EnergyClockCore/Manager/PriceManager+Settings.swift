@@ -84,7 +84,9 @@ extension PriceManager {
             logger.info("profile \(name) removed")
             fallbacks[name] = nil
             bases[name] = nil
-            planBooks[name] = nil
+            if planBooks.removeValue(forKey: name) != nil {
+                do { try store.saveNote(Self.planNote(name), []) } catch { logger.warning("\(error)") }
+            }
             missingRateLogged.remove(name)
             nonFiniteLogged.remove(name)
             await output.removed(profile: name)

@@ -104,6 +104,10 @@ public actor PriceManager {
             }
         }
         profiles = restored
+        for profile in restored.all where !profile.settings.jobs.isEmpty {
+            let lines = (try? store.note(Self.planNote(profile.name))) ?? []
+            planBooks[profile.name] = PlanBook(restoring: lines, jobs: profile.settings.jobs)
+        }
         do {
             let stored = try store.exchangeRates(notAfter: ratesSchedule.cet.day(containing: clock.now))
             rates = stored.rates
@@ -153,9 +157,18 @@ public actor PriceManager {
             let slots = snapshot.today + snapshot.tomorrow
             snapshot.plans = planBooks[profile.name, default: PlanBook()].plans(
                 settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar)
+            if planBooks[profile.name]!.startedChanged {
+                planBooks[profile.name]!.startedChanged = false
+                do { try store.saveNote(Self.planNote(profile.name), planBooks[profile.name]!.startedLines) } catch {
+                    logger.warning("\(error)")
+                }
+            }
         }
         return snapshot
     }
+
+    /// The store's note that keeps the started blocks of a profile's jobs across a restart.
+    static func planNote(_ profile: String) -> String { "plans/\(profile)" }
 
     /// Publishes from the cache at once, then fetches and follows the clock, and applies the
     /// submitted settings, until cancelled.

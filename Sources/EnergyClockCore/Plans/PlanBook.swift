@@ -16,13 +16,18 @@ public struct PlanBook: Sendable {
         var nowMeanPrice: Double?
         /// The candidates the slots still to come were chosen from.
         var offered: [Planner.Candidate]
+        /// The slots of the blocks that had started: what a restart must not plan again.
+        var started: [Plan.Slot]
     }
+
+    /// Some job's started blocks changed since this was last cleared: ``startedLines`` is to be saved.
+    public var startedChanged = false
 
     /// Whether an unchanged choice is taken over rather than made again; off only to test that
     /// taking it over changes nothing.
     package var reusesChoices = true
 
-    private var kept: [String: Kept] = [:]
+    var kept: [String: Kept] = [:]
 
     /// A book that keeps nothing yet.
     public init() {}
@@ -32,7 +37,10 @@ public struct PlanBook: Sendable {
     public mutating func plans(
         _ jobs: [String: Job], slots: [PricedSlot], knownUntil: Date?, now: Date, calendar: LocalCalendar
     ) -> [Plan] {
-        for name in kept.keys where jobs[name] == nil { kept[name] = nil }
+        for name in kept.keys where jobs[name] == nil {
+            if kept[name]?.started.isEmpty == false { startedChanged = true }
+            kept[name] = nil
+        }
         return jobs.sorted { $0.key < $1.key }.map { name, job in
             plan(name, job, slots: slots, knownUntil: knownUntil, now: now, calendar: calendar)
         }
@@ -58,7 +66,7 @@ public struct PlanBook: Sendable {
             result.slots = held
             result.status = .done
             if held.isEmpty { result.reason = "its window ended before it could run" }
-            return finish(result, name, job, now, memory, slots, count, offered: [])
+            return finish(result, name, job, now, memory, slots, count, whole: minRun >= count, offered: [])
         }
         let need = count - held.count
         var chosen: [Plan.Slot] = []
@@ -115,7 +123,7 @@ public struct PlanBook: Sendable {
                     "planned on the prices known up to \(ISO8601.local(knownUntil ?? now, in: calendar)); planned again when more are published"
             }
         }
-        return finish(result, name, job, now, memory, slots, count, offered: offered)
+        return finish(result, name, job, now, memory, slots, count, whole: minRun >= count, offered: offered)
     }
 
     /// The indices in `offered` of the slots still to come of the kept plan, when choosing again
@@ -141,7 +149,7 @@ public struct PlanBook: Sendable {
     /// Fills in what follows from the chosen slots, and keeps the plan for next time.
     private mutating func finish(
         _ plan: Plan, _ name: String, _ job: Job, _ now: Date, _ memory: Kept?, _ slots: [PricedSlot], _ count: Int,
-        offered: [Planner.Candidate]
+        whole: Bool, offered: [Planner.Candidate]
     ) -> Plan {
         var plan = plan
         plan.meanPrice = Self.mean(plan.slots.map(\.price))
@@ -158,7 +166,10 @@ public struct PlanBook: Sendable {
             let adjacent = zip(run, run.dropFirst()).allSatisfy { $0.slot.end == $1.slot.start }
             plan.nowMeanPrice = adjacent ? Self.mean(run.map(\.price)) : nil
         }
-        kept[name] = Kept(job: job, window: plan.window, slots: plan.slots, nowMeanPrice: plan.nowMeanPrice, offered: offered)
+        let started = Self.started(plan.slots, at: now, whole: whole)
+        if started != (kept[name]?.started ?? []) { startedChanged = true }
+        kept[name] = Kept(
+            job: job, window: plan.window, slots: plan.slots, nowMeanPrice: plan.nowMeanPrice, offered: offered, started: started)
         return plan
     }
 

@@ -110,6 +110,12 @@ func flipLag(port: Int, count: Int) async throws {
     let client = try await connectedClient(port: port, filters: ["energyclock/price", "energyclock/plan/+/active"])
     var prices: [Int: Double] = [:]
     var flips: [(second: Int, lag: Double)] = []
+    // The window opens within a minute and lasts three; after five, what has arrived is reported.
+    let timeout = Task {
+        try await Task.sleep(for: .seconds(300))
+        await client.stop()
+    }
+    defer { timeout.cancel() }
     for await event in client.events {
         guard case let .message(message) = event, !message.retain, !message.payload.isEmpty else { continue }
         let now = Date().timeIntervalSince1970
