@@ -44,6 +44,11 @@ package actor MQTTPublisher: ManagerOutput {
     /// each, then the day's payloads.
     package func publish(all snapshots: [Snapshot]) async {
         handle(.prices(snapshots))
+        // With many profiles, a pause of 2 ms lets the broker forward every price before it reads
+        // the hundreds of messages that follow; sent at once, the last price waits behind them
+        // (median 4.2 ms at a subscriber with 40 profiles, 2.8 ms with the pause). A pacing delay,
+        // not a time of day: real time, whatever the clock.
+        if snapshots.count > 1 { try? await Task.sleep(for: .milliseconds(2)) }
         handle(.current(snapshots))
         let points = handle(.snapshots(snapshots)).points
         if !points.isEmpty { await options.influx?.enqueue(points) }

@@ -59,12 +59,12 @@ package enum Payloads {
         return renderDay(snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo)
     }
 
-    /// ``renderDay(_:topics:cheapestHours:)``, with `companion` the first profile for an export
-    /// profile's `forecast/emhass`, taking the settings and the day's price arrays
+    /// ``renderDay(_:topics:cheapestHours:)``, with `importCosts` for an export profile's
+    /// `forecast/emhass`, taking the settings and the day's price arrays
     /// from `memo` while they are what it rendered last: a slot boundary changes the statistics
     /// and windows, not the day's prices, which are the largest payloads by far.
     package static func renderDay(
-        _ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int], memo: inout DayMemo, companion: Snapshot? = nil
+        _ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int], memo: inout DayMemo, importCosts: [Double]? = nil
     ) -> [RetainedMessage] {
         let calendar = snapshot.calendar
         var messages: [RetainedMessage] = []
@@ -84,8 +84,9 @@ package enum Payloads {
                 window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar, decimals: decimals))
         }
         messages += renderPlans(snapshot, topics: topics)
-        put(topics.forecastEVCC, evccForecast(snapshot))
-        put(topics.forecastEMHASS, emhassForecast(snapshot, companion: companion))
+        let forecast = Forecast(snapshot)
+        put(topics.forecastEVCC, memo.evcc.payload(forecast, \.evcc))
+        put(topics.forecastEMHASS, memo.emhass.payload(Forecast.EMHASS(forecast: forecast, importCosts: importCosts), \.json))
         return messages
     }
 

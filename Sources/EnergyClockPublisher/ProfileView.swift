@@ -46,6 +46,25 @@ struct ProfileView {
         return OutgoingMessage(topics.events, payload, retain: false)
     }
 
+    /// The newest settings as published, from the memo; a mutating call, so that a loop over
+    /// many profiles reaches each view in place.
+    mutating func settingsJSON() -> String? {
+        guard let settings = latest?.settings else { return nil }
+        return retained.settingsJSON(settings)
+    }
+
+    /// The `forecast_step` of an export profile, nil for an import one.
+    mutating func exportStep() -> Int? {
+        guard let settings = latest?.settings, settings.kind == .export else { return nil }
+        return settings.forecastStep
+    }
+
+    /// `forecast/emhass` alone, when the first profile's `importCosts` in it changed.
+    mutating func forecastChange(importCosts: [Double]?) -> [OutgoingMessage] {
+        guard let latest else { return [] }
+        return retained.forecastChange(of: latest, importCosts: importCosts)
+    }
+
     /// Every retained topic the view publishes now: its tree, its discovery configs and its pictures.
     var owned: Set<String> {
         (latest.map(retained.owned(for:)) ?? []).union(discovery.owned(discoveryShape)).union(clock.owned)

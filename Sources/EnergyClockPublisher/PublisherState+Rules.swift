@@ -81,19 +81,18 @@ extension PublisherState {
         if connected, order.count != before || reshaped() { actions.append(.ledger(ownedTopics)) }
     }
 
-    /// Whether some profile's set of retained topics changed since the last call.
+    /// Whether some profile's set of retained topics changed since the last call. Views are
+    /// reached in place (a mutating call), never copied: forty profiles at every boundary.
     private mutating func reshaped() -> Bool {
         var any = false
-        for name in order where views[name]?.retained.reshaped == true {
-            views[name]!.retained.reshaped = false
-            any = true
-        }
+        for name in order where views[name]?.retained.takeReshaped() == true { any = true }
         return any
     }
 
     /// What describes now of each of `snapshots` in `parts`, and nothing else.
     mutating func showCurrent(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
-        guard connected, snapshots.allSatisfy({ views[$0.profile] != nil }) else { return }
+        // `index(forKey:)`, not `views[…] != nil`, which would copy every view at every boundary.
+        guard connected, snapshots.allSatisfy({ views.index(forKey: $0.profile) != nil }) else { return }
         sendParts(snapshots, parts, &actions)
     }
 
@@ -102,22 +101,32 @@ extension PublisherState {
     /// profile's price does not wait behind the other profiles' colours and slot objects.
     private mutating func sendParts(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
         // An export profile's `forecast/emhass` carries the first profile's import prices too, so
-        // it is the whole EMHASS call; a change to the first profile changes it.
-        let first = latest
-        let named = Set(snapshots.map(\.profile))
+        // that it is the whole EMHASS call: worked out once per step length, and sent again for
+        // every export profile (that payload alone) when the first profile changes.
+        let first = latest.flatMap { $0.settings.kind == .import ? $0 : nil }
+        var costs: [Int: [Double]] = [:]
+        func importCosts(_ snapshot: Snapshot) -> [Double]? {
+            snapshot.settings.kind == .export ? importCosts(step: snapshot.settings.forecastStep) : nil
+        }
+        func importCosts(step: Int) -> [Double]? {
+            guard let first else { return nil }
+            if let known = costs[step] { return known }
+            let stepped = Forecast(first, step: step).stepped
+            costs[step] = stepped
+            return stepped
+        }
         for part in parts {
-            var shown = snapshots
-            if part == .day, named.contains(Profiles.firstName) {
-                for name in order where !named.contains(name) {
-                    if let other = views[name]?.latest, other.settings.kind == .export { shown.append(other) }
-                }
+            for snapshot in snapshots {
+                let extra = part == .day ? importCosts(snapshot) : nil
+                send(views[snapshot.profile]!.retained.changes(in: part, of: snapshot, importCosts: extra), to: snapshot.profile, &actions)
             }
-            for snapshot in shown {
-                let companion = part == .day && snapshot.settings.kind == .export ? first : nil
-                send(
-                    views[snapshot.profile]!.retained.changes(in: part, of: snapshot, companion: companion), to: snapshot.profile,
-                    &actions)
-            }
+        }
+        guard parts.contains(.day), order.count > 1, snapshots.contains(where: { $0.profile == Profiles.firstName }) else { return }
+        let named = Set(snapshots.map(\.profile))
+        for name in order where !named.contains(name) {
+            guard let step = views[name]?.exportStep() else { continue }
+            let costs = importCosts(step: step)
+            send(views[name]!.forecastChange(importCosts: costs), to: name, &actions)
         }
     }
 
@@ -144,9 +153,9 @@ extension PublisherState {
             var w = JSONWriter()
             w.beginObject()
             for name in order {
-                guard let settings = views[name]?.latest?.settings else { continue }
+                guard let json = views[name]?.settingsJSON() else { continue }
                 w.key(name)
-                w.raw(views[name]!.retained.settingsJSON(settings))
+                w.raw(json)
             }
             w.endObject()
             payload = w.output

@@ -38,6 +38,10 @@ package struct DayMemo {
     package var today = Rendered<DaySlots>()
     /// `prices/tomorrow`.
     package var tomorrow = Rendered<DaySlots>()
+    /// `forecast/evcc`.
+    package var evcc = Rendered<Forecast>()
+    /// `forecast/emhass`.
+    package var emhass = Rendered<Forecast.EMHASS>()
 
     /// Nothing rendered yet.
     package init() {}

@@ -31,13 +31,13 @@ struct RetainedTopics {
 
     /// The topics in `part` of `snapshot` whose payload differs from what the broker holds, and
     /// empty payloads for those the part published last time and no longer does (a deleted job's).
-    /// `companion` is the first profile, whose import prices an export profile's `forecast/emhass` carries.
-    mutating func changes(in part: Part, of snapshot: Snapshot, companion: Snapshot? = nil) -> [OutgoingMessage] {
+    /// `importCosts` are the first profile's prices that an export profile's `forecast/emhass` carries.
+    mutating func changes(in part: Part, of snapshot: Snapshot, importCosts: [Double]? = nil) -> [OutgoingMessage] {
         let rendered =
             switch part {
             case .price: [Payloads.renderPrice(snapshot, topics: topics)] + Payloads.renderSwitches(snapshot, topics: topics)
             case .now: Payloads.renderSlot(snapshot, topics: topics)
-            case .day: Payloads.renderDay(snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo, companion: companion)
+            case .day: Payloads.renderDay(snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo, importCosts: importCosts)
             }
         var messages = rendered.filter { held[$0.topic] != $0.payload }.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
         let names = Set(rendered.map(\.topic))
@@ -49,10 +49,23 @@ struct RetainedTopics {
         return messages
     }
 
+    /// `forecast/emhass` of an export profile alone, when the first profile's prices in it changed.
+    mutating func forecastChange(of snapshot: Snapshot, importCosts: [Double]?) -> [OutgoingMessage] {
+        let payload = memo.emhass.payload(Forecast.EMHASS(forecast: Forecast(snapshot), importCosts: importCosts), \.json)
+        guard held[topics.forecastEMHASS] != payload else { return [] }
+        return [OutgoingMessage(topics.forecastEMHASS, payload, retain: true)]
+    }
+
     /// The topics each part published last, so that one it no longer publishes is cleared.
     private var shown: [Part: Set<String>] = [:]
     /// Some part's set of topics changed (a job came or went): the ledger is to be written again.
-    var reshaped = false
+    private var reshaped = false
+
+    /// Whether some part's set of topics changed since the last call.
+    mutating func takeReshaped() -> Bool {
+        defer { reshaped = false }
+        return reshaped
+    }
 
     /// Every retained topic this tree publishes for `snapshot`, `status` excluded (it is the daemon's).
     func owned(for snapshot: Snapshot) -> Set<String> {

@@ -12,4 +12,10 @@ package enum Memory {
         _ = mallopt(M_ARENA_MAX, 2)
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
     }
+
+    /// Gives the heap's free pages back to the system: after a burst of work (a round of fetches
+    /// and parses) the heap stays at its high-water mark otherwise, though most of it is free.
+    package static func trim() {
+        _ = malloc_trim(0)
+    }
 }

@@ -29,20 +29,20 @@ import Testing
     @Test func evccReadsThePricesFromTheCurrentSlotOn() {
         let s = Self.snapshot("2026-01-14T22:30:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24) { Double($0) / 100 }
         #expect(
-            Payloads.evccForecast(s)
+            Forecast(s).evcc
                 == #"[{"start":"2026-01-14T22:00:00+01:00","end":"2026-01-14T23:00:00+01:00","value":0.22},{"start":"2026-01-14T23:00:00+01:00","end":"2026-01-15T00:00:00+01:00","value":0.23}]"#
         )
     }
 
     @Test func emhassGetsOneValuePerStepFromTheStepHoldingNow() {
         let hourly = Self.snapshot("2026-01-14T22:40:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24) { Double($0) / 100 }
-        #expect(Payloads.emhassForecast(hourly) == #"{"load_cost_forecast":[0.22,0.23,0.23],"prediction_horizon":3}"#)
+        #expect(Forecast.EMHASS(forecast: Forecast(hourly)).json == #"{"load_cost_forecast":[0.22,0.23,0.23],"prediction_horizon":3}"#)
         var hourSteps = Self.plain
         hourSteps.forecastStep = 60
         let coarse = Self.snapshot("2026-01-14T22:40:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24, settings: hourSteps) {
             Double($0) / 100
         }
-        #expect(Payloads.emhassForecast(coarse) == #"{"load_cost_forecast":[0.22,0.23],"prediction_horizon":2}"#)
+        #expect(Forecast.EMHASS(forecast: Forecast(coarse)).json == #"{"load_cost_forecast":[0.22,0.23],"prediction_horizon":2}"#)
         // Quarter hours are averaged over each step; a step the prices do not cover whole is left out.
         var native = Self.plain
         native.resolution = .native
@@ -51,7 +51,7 @@ import Testing
         ) {
             [0.10, 0.20, 0.30, 0.40, 0.5, 0.5, 0.9][$0]
         }
-        #expect(Payloads.emhassForecast(quarters) == #"{"load_cost_forecast":[0.15,0.35,0.5],"prediction_horizon":3}"#)
+        #expect(Forecast.EMHASS(forecast: Forecast(quarters)).json == #"{"load_cost_forecast":[0.15,0.35,0.5],"prediction_horizon":3}"#)
         // An export profile's payload is the whole call: the first profile's cost and its own price.
         var export = Self.plain
         export.kind = .export
@@ -61,7 +61,7 @@ import Testing
             Double($0) / 1000
         }
         #expect(
-            Payloads.emhassForecast(sold, companion: hourly)
+            Forecast.EMHASS(forecast: Forecast(sold), importCosts: Forecast(hourly, step: 30).stepped).json
                 == #"{"load_cost_forecast":[0.22,0.23,0.23],"prod_price_forecast":[0.022,0.023,0.023],"prediction_horizon":3}"#)
     }
 
@@ -145,5 +145,27 @@ import Testing
         // Gone for a while (a missing rate) and back: the same day is not announced again.
         #expect(events(today).isEmpty)
         #expect(events(both).isEmpty)
+    }
+
+    @Test func anExportProfilesEMHASSCallFollowsTheFirstProfilesPrices() {
+        let now = at("2026-01-14T22:40:00+01:00")
+        var publisher = PublisherState(topics: TopicTree(), options: PublisherOptions(clockImage: false), now: now)
+        var export = Self.plain
+        export.kind = .export
+        let first = Self.snapshot("2026-01-14T22:40:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24) { Double($0) / 100 }
+        let sold = Self.snapshot(
+            "2026-01-14T22:40:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24, settings: export, profile: "export"
+        ) {
+            Double($0) / 1000
+        }
+        _ = publisher.handle(.connected([first, sold], previouslyRetained: [], broker: nil), at: now)
+        // The first profile alone changes: the export profile's call is sent again, nothing else of it.
+        let dearer = Self.snapshot("2026-01-14T22:40:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24) { Double($0) / 50 }
+        let sent = publisher.handle(.snapshots([dearer]), at: now).compactMap { if case let .send(m) = $0 { m } else { nil } }
+        let exports = sent.filter { $0.topic.hasPrefix("energyclock/export/") }
+        #expect(exports.map(\.topic) == ["energyclock/export/forecast/emhass"])
+        #expect(
+            exports.first?.payload
+                == #"{"load_cost_forecast":[0.44,0.46,0.46],"prod_price_forecast":[0.022,0.023,0.023],"prediction_horizon":3}"#)
     }
 }

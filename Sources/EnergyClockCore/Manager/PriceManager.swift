@@ -204,6 +204,8 @@ public actor PriceManager {
                 try await sleep(until: deadline)
             } else {
                 await refresh(due)
+                // Parsing a round of answers leaves the heap at its high-water mark, mostly free.
+                Memory.trim()
             }
         }
     }

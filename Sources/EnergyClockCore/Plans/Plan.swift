@@ -25,6 +25,13 @@ public struct Plan: Sendable, Hashable {
         public var end: Date
         /// Its price as published, in the profile's currency per kWh.
         public var price: Double
+
+        /// The slot `[start, end)` at `price`.
+        public init(start: Date, end: Date, price: Double) {
+            self.start = start
+            self.end = end
+            self.price = price
+        }
     }
 
     /// The job's name.

@@ -1,0 +1,113 @@
+import EnergyClockCore
+import FoundationEssentials
+
+/// A profile's prices from the current slot on, as the forecasts for evcc and EMHASS show them;
+/// an `Equatable` value, so that the payloads are rendered again only when it changes (a new
+/// threshold changes the bands, not these).
+package struct Forecast: Equatable {
+    /// The known slots from the current one on, each with its price as published.
+    package var slots: [Plan.Slot]
+    /// The zone of the local times, and of the midnight EMHASS's steps are counted from.
+    package var timeZone: TimeZoneRules
+    /// Minutes per EMHASS value.
+    package var step: Int
+    /// The start of the step that holds now.
+    package var stepStart: Date
+    /// Decimals of a stepped mean.
+    package var decimals: Int
+    /// Whether the profile's prices are paid for feeding in.
+    package var export: Bool
+
+    /// The forecast of `snapshot`, in steps of `step` minutes (by default its `forecast_step`).
+    package init(_ snapshot: Snapshot, step: Int? = nil) {
+        slots = (snapshot.today + snapshot.tomorrow).lazy.filter { $0.slot.end > snapshot.now }.map {
+            Plan.Slot(start: $0.slot.start, end: $0.slot.end, price: $0.price)
+        }
+        timeZone = snapshot.timeZone
+        self.step = step ?? snapshot.settings.forecastStep
+        let seconds = Double(self.step * 60)
+        let calendar = snapshot.calendar
+        // Steps are counted from local midnight, as EMHASS aligns its own.
+        let midnight = calendar.start(of: calendar.day(containing: snapshot.now))
+        stepStart = midnight.addingTimeInterval((snapshot.now.timeIntervalSince(midnight) / seconds).rounded(.down) * seconds)
+        decimals = snapshot.settings.priceDecimals
+        export = snapshot.settings.kind == .export
+    }
+
+    /// evcc's custom tariff forecast (`forecast: source: mqtt`): `[{"start","end","value"}, …]`
+    /// from the current slot on, times in RFC 3339, values the price per kWh as published.
+    package var evcc: String {
+        let calendar = LocalCalendar(timeZone: timeZone)
+        var w = JSONWriter()
+        w.beginArray()
+        for slot in slots {
+            w.beginObject()
+            w.field("start", ISO8601.local(slot.start, in: calendar))
+            w.field("end", ISO8601.local(slot.end, in: calendar))
+            w.field("value", slot.price)
+            w.endObject()
+        }
+        w.endArray()
+        return w.output
+    }
+
+    /// One price per step from the step holding now, each the time-weighted mean of the slots it
+    /// covers, for as long as the known slots cover whole steps without a gap.
+    package var stepped: [Double] {
+        let seconds = Double(step * 60)
+        var start = stepStart
+        var values: [Double] = []
+        var index = 0
+        while index < slots.count, values.count < 2 * 24 * 60 / step + 8 {
+            let end = start.addingTimeInterval(seconds)
+            var sum = 0.0
+            var covered = 0.0
+            var reached = start
+            while index < slots.count, slots[index].start <= reached, reached < end {
+                let slot = slots[index]
+                let part = min(slot.end, end).timeIntervalSince(reached)
+                sum += slot.price * part
+                covered += part
+                reached = min(slot.end, end)
+                if slot.end <= end { index += 1 }
+            }
+            guard covered >= seconds - 0.5 else { break }
+            values.append(DecimalFormat.rounded(sum / covered, decimals: decimals))
+            start = end
+        }
+        return values
+    }
+
+    /// The prices and what an export profile's EMHASS call carries of the first profile's.
+    package struct EMHASS: Equatable {
+        /// This profile's forecast.
+        package var forecast: Forecast
+        /// The first profile's stepped prices, for an export profile.
+        package var importCosts: [Double]?
+
+        /// EMHASS's runtime forecasts: `{"load_cost_forecast":[…],"prediction_horizon":N}` for an
+        /// import profile; an export profile's holds its own prices as `prod_price_forecast` and
+        /// `importCosts` (the first profile's, stepped alike) as `load_cost_forecast`: the whole call.
+        package var json: String {
+            var arrays: [(String, [Double])] = []
+            if forecast.export {
+                if let importCosts { arrays.append(("load_cost_forecast", importCosts)) }
+                arrays.append(("prod_price_forecast", forecast.stepped))
+            } else {
+                arrays.append(("load_cost_forecast", forecast.stepped))
+            }
+            let horizon = arrays.map(\.1.count).min() ?? 0
+            var w = JSONWriter()
+            w.beginObject()
+            for (key, values) in arrays {
+                w.key(key)
+                w.beginArray()
+                for value in values.prefix(horizon) { w.number(value) }
+                w.endArray()
+            }
+            w.field("prediction_horizon", horizon)
+            w.endObject()
+            return w.output
+        }
+    }
+}
