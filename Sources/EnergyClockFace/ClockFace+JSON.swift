@@ -40,6 +40,7 @@ extension ClockFace {
         w.beginObject()
         for band in Band.allCases { w.field(band.rawValue, palette[band]?.hex) }
         w.endObject()
+        w.field("negative_band", negativeBand)
         w.field("source", source)
         w.field("stale", stale)
         w.field("caption", caption)
@@ -76,5 +77,6 @@ extension ClockFace {
             day: day, sectors: sectors, hand: number("hand"), price: number("price"), band: band, unit: unit, thresholds: thresholds,
             palette: palette, source: source, stale: stale,
             caption: { if case let .string(text)? = root["caption"] { text } else { nil } }())
+        negativeBand = root["negative_band"] == .bool(true)
     }
 }

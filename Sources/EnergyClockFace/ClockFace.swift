@@ -38,6 +38,8 @@ public struct ClockFace: Sendable, Equatable {
     /// Who served the prices, and whether they are stale.
     public var source: String
     public var stale: Bool
+    /// Whether prices below zero have a band of their own, shown first in the legend.
+    public var negativeBand = false
     /// What the middle says when the face has no hand: `tomorrow`, or the weekday of a day drawn
     /// for the record.
     public var caption: String?
@@ -94,6 +96,7 @@ public struct ClockFace: Sendable, Equatable {
         unit = snapshot.settings.unit
         thresholds = snapshot.thresholds
         palette = Dictionary(uniqueKeysWithValues: Band.allCases.map { ($0, snapshot.settings.color(of: $0)) })
+        negativeBand = snapshot.settings.negativeBand
         source = snapshot.source
         stale = snapshot.stale
         caption = tomorrow ? "tomorrow" : (showsNow ? nil : Self.weekdays[day.weekday])
@@ -102,10 +105,11 @@ public struct ClockFace: Sendable, Equatable {
     /// Weekday names, Monday first, as `LocalDay.weekday` counts.
     static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
-    /// The legend: `≤ 0.1` for green, yellow and orange, `> 0.3` for red.
+    /// The legend: `< 0` for negative when that band is on, `≤ 0.1` for green, yellow and
+    /// orange, `> 0.3` for red.
     public var legend: [(band: Band, text: String)] {
         guard let t = thresholds else { return [] }
-        return [
+        return (negativeBand ? [(.negative, "< 0")] : []) + [
             (.green, "≤ " + DecimalFormat.string(t.greenMax)), (.yellow, "≤ " + DecimalFormat.string(t.yellowMax)),
             (.orange, "≤ " + DecimalFormat.string(t.orangeMax)), (.red, "> " + DecimalFormat.string(t.orangeMax)),
         ]

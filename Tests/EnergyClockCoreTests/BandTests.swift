@@ -68,4 +68,25 @@ import Testing
     func noFloatNoise(value: Double, text: String) {
         #expect(DecimalFormat.string(value) == text)
     }
+
+    @Test func belowZeroIsABandOfItsOwnOnlyWhenAskedFor() {
+        let t = Thresholds(greenMax: 0.1, yellowMax: 0.2, orangeMax: 0.3)
+        #expect(Band.of(-0.01, under: t) == .green)
+        #expect(Band.of(-0.01, under: t, negative: true) == .negative)
+        #expect(Band.of(0, under: t, negative: true) == .green, "zero is not below zero")
+        #expect(Band.of(-0.01, under: t, reversed: true) == .red)
+        #expect(Band.of(-0.01, under: t, reversed: true, negative: true) == .negative)
+        // Through the settings: a negative slot is blue, the others keep their bands.
+        var settings = Settings.defaults
+        settings.negativeBand = true
+        settings.vatPercent = 0
+        let now = at("2026-01-14T10:30:00+01:00")
+        let hours = slots(from: at("2026-01-14T00:00:00+01:00"), count: 24, minutes: 60) { $0 == 10 ? -0.02 : 0.05 }
+        let snapshot = Snapshot.derive(
+            now: now, calendar: amsterdam, settings: settings, slots: hours, source: "energyzero", stale: false, updatedAt: nil)
+        #expect(snapshot.current?.band == .negative)
+        #expect(snapshot.next?.band == .green)
+        #expect(settings.color(of: .negative).hex == "#0A84FF")
+        #expect(Settings.restore(json: settings.json, sources: ["energyzero"]).settings.negativeBand)
+    }
 }

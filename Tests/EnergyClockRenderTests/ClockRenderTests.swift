@@ -55,6 +55,17 @@ import Testing
         }
     }
 
+    @Test func theNegativeBandLeadsTheLegendAndReachesTheHelper() {
+        var snapshot = ClockFixtures.normal
+        #expect(ClockFace(snapshot).legend.map(\.band) == [.green, .yellow, .orange, .red])
+        snapshot.settings.negativeBand = true
+        let face = ClockFace(snapshot)
+        #expect(face.legend.map(\.band) == [.negative, .green, .yellow, .orange, .red])
+        #expect(face.legend.first?.text == "< 0")
+        #expect(ClockFace(json: Array(face.json.utf8)) == face)
+        #expect(face.palette[.negative]?.hex == "#0A84FF")
+    }
+
     @Test func theHelperDrawsWhatTheDaemonHandsIt() async throws {
         for snapshot in [ClockFixtures.normal, ClockFixtures.short, ClockFixtures.long] {
             let face = ClockFace(snapshot)

@@ -31,7 +31,7 @@ struct DiscoveryAndLEDTests {
             "number/energyclock/markup_percent", "select/energyclock/currency", "switch/energyclock/vat_on_negative",
             "sensor/energyclock/grid_fee", "image/energyclock/clock", "number/energyclock/price_decimals", "select/energyclock/kind",
             "number/energyclock/export_factor", "number/energyclock/export_fee", "switch/energyclock/export_vat",
-            "select/energyclock/export_negative", "select/energyclock/direction",
+            "select/energyclock/export_negative", "select/energyclock/direction", "switch/energyclock/negative_band",
         ]
         .map { "homeassistant/\($0)/config" }
         #expect(Set(all.map(\.topic)) == Set(expected))
@@ -70,7 +70,7 @@ struct DiscoveryAndLEDTests {
         #expect(price["json_attributes_topic"] as? String == "energyclock/stats/today")
         let band = try #require(object(all.first { $0.topic == "homeassistant/sensor/energyclock/band/config" }?.text))
         #expect(band["device_class"] as? String == "enum")
-        #expect(band["options"] as? [String] == ["green", "yellow", "orange", "red"])
+        #expect(band["options"] as? [String] == ["negative", "green", "yellow", "orange", "red"])
 
         // The attributes topic stays small: Home Assistant's recorder refuses attributes over 16 KB.
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")

@@ -152,7 +152,7 @@ struct ProcessTests {
         (["run", "--energyzero-url", "ftp://x"], "must be an http:// or https:// URL"),
         (["run", "--mqtt-host"], "--mqtt-host needs a value"),
         (["fly"], "unknown command \"fly\""),
-        (["run", "--palette", "purple=#000000"], "--palette: palette must be one of green, yellow, orange, red"),
+        (["run", "--palette", "purple=#000000"], "--palette: palette must be one of negative, green, yellow, orange, red"),
         (["run", "--custom-url", "ftp://example.org/p.json"], "--custom-url: custom_url must be an http://, https:// or file:// URL"),
         (["run", "--topic-prefix", "/"], "--topic-prefix cannot be \"/\": it is empty"),
         (["run", "--topic-prefix", "$SYS/x"], "--topic-prefix cannot be \"$SYS/x\": topics starting with $ belong to the broker"),

@@ -1,5 +1,8 @@
-/// The colour band of a price: green is cheap, red is dear.
+/// The colour band of a price: green is cheap, red is dear, and with `negative_band` on, a price
+/// below zero has a band of its own: the grid pays for the kWh.
 public enum Band: String, Sendable, CaseIterable, Codable {
+    /// Below zero, with `negative_band` on; the cheapest of all, first in every list.
+    case negative
     /// At or below `green_max`.
     case green
     /// Above `green_max`, at or below `yellow_max`.
@@ -14,7 +17,11 @@ public enum Band: String, Sendable, CaseIterable, Codable {
     /// `reversed` reads the bands as for selling: at or above `orange_max` is green, at or above
     /// `yellow_max` yellow, at or above `green_max` orange, below it red; a price equal to a
     /// threshold again takes the better band.
-    public static func of(_ price: Double, under thresholds: Thresholds, reversed: Bool = false) -> Band {
+    ///
+    /// With `negative`, a price below zero is ``negative`` whichever way the bands point: being
+    /// paid to use a kWh (or paying to feed one in) is news of its own.
+    public static func of(_ price: Double, under thresholds: Thresholds, reversed: Bool = false, negative: Bool = false) -> Band {
+        if negative, price < 0 { return .negative }
         if reversed {
             if price >= thresholds.orangeMax { return .green }
             if price >= thresholds.yellowMax { return .yellow }
@@ -30,6 +37,7 @@ public enum Band: String, Sendable, CaseIterable, Codable {
     /// The default colour of this band.
     public var defaultColor: RGBColor {
         switch self {
+        case .negative: RGBColor(red: 0x0A, green: 0x84, blue: 0xFF)
         case .green: RGBColor(red: 0x34, green: 0xC7, blue: 0x59)
         case .yellow: RGBColor(red: 0xFF, green: 0xCC, blue: 0x00)
         case .orange: RGBColor(red: 0xFF, green: 0x95, blue: 0x00)

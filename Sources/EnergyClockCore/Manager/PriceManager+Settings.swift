@@ -65,6 +65,7 @@ extension PriceManager {
             let feedsChanged = reconcileFeeds(starting: false)
             // Only the profiles the batch changed: the others show what they showed.
             await output.publish(all: profiles.all.filter { before[$0.name] != $0.settings }.map(snapshot(of:)))
+            savePlans()
             // The run loop decides again when there is something to fetch; a new threshold alone
             // moves no boundary, so the other profiles are not derived again for it.
             if feedsChanged { wake() }

@@ -137,10 +137,16 @@ public actor PriceManager {
     var calendar: LocalCalendar { configuration.calendar }
 
     /// What the outside world should see now of the first profile.
-    public func snapshot() -> Snapshot { snapshot(of: profiles.all[0]) }
+    public func snapshot() -> Snapshot {
+        defer { savePlans() }
+        return snapshot(of: profiles.all[0])
+    }
 
     /// What the outside world should see now of every profile, the first first.
-    public func snapshots() -> [Snapshot] { profiles.all.map(snapshot(of:)) }
+    public func snapshots() -> [Snapshot] {
+        defer { savePlans() }
+        return profiles.all.map(snapshot(of:))
+    }
 
     /// What the outside world should see now of `profile`.
     func snapshot(of profile: Profiles.Profile) -> Snapshot {
@@ -157,14 +163,17 @@ public actor PriceManager {
             let slots = snapshot.today + snapshot.tomorrow
             snapshot.plans = planBooks[profile.name, default: PlanBook()].plans(
                 settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar)
-            if planBooks[profile.name]!.startedChanged {
-                planBooks[profile.name]!.startedChanged = false
-                do { try store.saveNote(Self.planNote(profile.name), planBooks[profile.name]!.startedLines) } catch {
-                    logger.warning("\(error)")
-                }
-            }
         }
         return snapshot
+    }
+
+    /// Saves the started blocks of every profile whose jobs started one since the last call: after
+    /// the snapshots are published, so that the write (with its fsync) never holds up a boundary.
+    func savePlans() {
+        for name in planBooks.keys where planBooks[name]!.startedChanged {
+            planBooks[name]!.startedChanged = false
+            do { try store.saveNote(Self.planNote(name), planBooks[name]!.startedLines) } catch { logger.warning("\(error)") }
+        }
     }
 
     /// The store's note that keeps the started blocks of a profile's jobs across a restart.
@@ -190,7 +199,8 @@ public actor PriceManager {
             let now = clock.now
             rollOver(at: now)
             await refreshRatesIfDue(at: now)
-            await output.publish(all: snapshots().map(noted))
+            await output.publish(all: profiles.all.map { noted(snapshot(of: $0)) })
+            savePlans()
             let next = nextEvent(after: now)
             var deadline = min(next, nextRatesCheck(after: now))
             var due: [String] = []

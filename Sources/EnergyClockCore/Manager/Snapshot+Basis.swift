@@ -117,7 +117,8 @@ extension Snapshot {
             guard let parts = components(slot, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
             else { return nil }
             return PricedSlot(
-                slot: slot, components: parts, band: thresholds.map { Band.of(parts.total, under: $0, reversed: settings.bandsReversed) })
+                slot: slot, components: parts,
+                band: thresholds.map { Band.of(parts.total, under: $0, reversed: settings.bandsReversed, negative: settings.negativeBand) })
         }
     }
 }

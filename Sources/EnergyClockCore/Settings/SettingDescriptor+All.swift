@@ -35,6 +35,7 @@ extension SettingDescriptor {
         .flag(.exportVAT, \.exportVAT, entity: Entity(component: .switch, name: "VAT on export", step: nil, unit: .none)),
         .cases(.exportNegative, \.exportNegative, entity: select("Export at negative prices")),
         .cases(.direction, \.direction, entity: select("Band direction")),
+        .flag(.negativeBand, \.negativeBand, entity: Entity(component: .switch, name: "Band for negative prices", step: nil, unit: .none)),
         .integer(.forecastStep, \.forecastStep, in: 15...60),
         SettingDescriptor(
             field: .jobs, kind: .jobs, entity: nil, inAddOnOptions: false, get: { .jobs($0.jobs.mapValues { JobPatch($0) }) },

@@ -83,6 +83,8 @@ public struct Settings: Sendable, Hashable {
     public var exportNegative = NegativeExportRule.pay
     /// Which way the bands point: green is cheapest to buy (`import`) or best to sell (`export`).
     public var direction = BandDirection.auto
+    /// Whether a price below zero has the band `negative` (blue by default) instead of green or red.
+    public var negativeBand = false
     /// Minutes per value of the EMHASS forecast arrays: 15, 30 (EMHASS's own default) or 60.
     public var forecastStep = 30
     /// The jobs planned into this profile's cheapest slots, by name.

@@ -52,6 +52,8 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case exportNegative = "export_negative"
     /// `auto`, `import` or `export`: which way the bands point.
     case direction
+    /// A band of its own below zero, or not.
+    case negativeBand = "negative_band"
     /// Minutes per value of the `forecast/emhass` arrays: 15, 30 or 60.
     case forecastStep = "forecast_step"
     /// Named jobs to plan into the cheapest slots.
