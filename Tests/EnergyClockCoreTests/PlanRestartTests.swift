@@ -63,4 +63,22 @@ import Testing
         // A job set differently since keeps nothing.
         #expect(PlanBook(restoring: [good], jobs: ["wash": Job(duration: 120, window: job.window)]).startedLines.isEmpty)
     }
+
+    @Test func aOnceJobFromTheCommandLineKeepsItsTimeAcrossRestarts() async throws {
+        let directory = temporaryDirectory()
+        let update = try SettingsUpdate.parse(
+            object: Array(#"{"jobs":{"car":{"duration":60,"repeat":"once"}}}"#.utf8), sources: ["energyzero"])
+        func open(at now: String) throws -> PriceManager {
+            try PriceManager(
+                configuration: .init(calendar: amsterdam), store: try PriceStore(directory: directory),
+                catalog: SourceCatalog([MemorySource()]), clock: ManualClock(start: at(now)), output: RecordingOutput(),
+                logger: Logger(label: "test", level: .error), overrides: update)
+        }
+        let first = try open(at: "2025-12-17T09:00:00+01:00")
+        #expect(await first.settings.jobs["car"]?.since == at("2025-12-17T09:00:00+01:00"))
+        await first.close()
+        let second = try open(at: "2025-12-18T09:00:00+01:00")
+        #expect(await second.settings.jobs["car"]?.since == at("2025-12-17T09:00:00+01:00"), "the same job given again is not set anew")
+        await second.close()
+    }
 }

@@ -93,7 +93,9 @@ public actor PriceManager {
             from: store, catalog: catalog, reserved: configuration.reservedProfileNames, logger: logger)
         if let overrides, !overrides.entries.isEmpty {
             do {
+                let stored = restored
                 restored = try restored.merged(overrides, reserved: configuration.reservedProfileNames, catalog: catalog)
+                    .anchoringOnceJobs(over: stored, at: clock.now)
                 try store.save(restored)
             } catch let error as SettingsError {
                 throw .invalidOverride(error)
