@@ -15,7 +15,10 @@ final class TopicRecorder: Sendable {
         client = try MQTTClient(
             options: MQTTOptions(
                 host: "127.0.0.1", port: port, clientID: id,
-                username: username, password: password, version: version))
+                username: username, password: password, version: version,
+                // A first attempt refused on a loaded machine is tried again within a second, not
+                // after the daemon's backoff, which could outlast the 20 s this waits.
+                reconnectDelay: (1, 1)))
         // The broker sends the retained messages of a subscription before it handles anything this
         // client sends later, so the echo of a marker says that all of them have arrived.
         let marker = "recorder/\(id)/ready"
