@@ -8,7 +8,8 @@ import Foundation
 /// Each must return or throw its own typed error for any input; a crash, a sanitizer report or
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
-    case settings, profiles, plans, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options, supervisor, health, helper
+    case settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options, supervisor, health,
+        helper
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
     static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -51,6 +52,11 @@ enum FuzzTarget: String, CaseIterable {
                     settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: start.addingTimeInterval(offset),
                     calendar: Self.calendar)
             }
+        case .plannote:
+            // The store's note of started blocks, read back at start: one item per line.
+            let lines = Set(String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init))
+            let job = Job(duration: 60, window: Job.Window(earliest: 480, deadline: 1080))
+            _ = PlanBook(restoring: lines, jobs: ["wash": job, "car": Job(duration: 120, window: nil, repeats: .once)]).startedLines
         case .energyzero: _ = try? EnergyZeroSource.parse(bytes)
         case .entsoe: _ = try? EntsoeSource.parse(bytes)
         case .awattar: _ = try? AwattarSource.parse(bytes)
