@@ -20,9 +20,7 @@ package struct Forecast: Equatable {
 
     /// The forecast of `snapshot`, in steps of `step` minutes (by default its `forecast_step`).
     package init(_ snapshot: Snapshot, step: Int? = nil) {
-        slots = (snapshot.today + snapshot.tomorrow).lazy.filter { $0.slot.end > snapshot.now }.map {
-            Plan.Slot(start: $0.slot.start, end: $0.slot.end, price: $0.price)
-        }
+        slots = (snapshot.today + snapshot.tomorrow).lazy.filter { $0.slot.end > snapshot.now }.map(Plan.Slot.init)
         timeZone = snapshot.timeZone
         self.step = step ?? snapshot.settings.forecastStep
         let seconds = Double(self.step * 60)

@@ -32,6 +32,12 @@ public struct Plan: Sendable, Hashable {
             self.end = end
             self.price = price
         }
+
+        /// `slot` with its price as published.
+        public init(_ slot: PricedSlot) { self.init(start: slot.slot.start, end: slot.slot.end, price: slot.price) }
+
+        /// Whether `instant` lies inside `[start, end)`.
+        public func contains(_ instant: Date) -> Bool { start <= instant && instant < end }
     }
 
     /// The job's name.

@@ -91,7 +91,7 @@ public struct PlanBook: Sendable {
                 result.reason =
                     "\(need) slots of \(Int(seconds)) s each are too many to plan in pieces; make it contiguous or the slots longer"
             } else if let picks {
-                chosen = picks.map { Self.slot(allowed[$0]) }
+                chosen = picks.map { Plan.Slot(allowed[$0]) }
             } else if !windowKnown {
                 result.status = .waiting
                 result.reason = "prices after \(ISO8601.local(knownUntil ?? now, in: calendar)) are not published yet"
@@ -111,10 +111,10 @@ public struct PlanBook: Sendable {
             }
         }
         result.slots = held + chosen
-        if result.status == .planned || result.status == .waiting && !chosen.isEmpty {
+        if result.status == .planned {
             if let end = result.slots.last?.end, now >= end {
                 result.status = .done
-            } else if result.slots.contains(where: { $0.start <= now && now < $0.end }) {
+            } else if result.slots.contains(where: { $0.contains(now) }) {
                 result.status = .running
                 result.reason = nil
             } else if !windowKnown {
@@ -153,7 +153,7 @@ public struct PlanBook: Sendable {
     ) -> Plan {
         var plan = plan
         plan.meanPrice = Self.mean(plan.slots.map(\.price))
-        plan.active = plan.slots.contains { $0.start <= now && now < $0.end }
+        plan.active = plan.slots.contains { $0.contains(now) }
         plan.nextStart = plan.slots.indices.first { i in
             plan.slots[i].start > now && (i == 0 || plan.slots[i - 1].end != plan.slots[i].start)
         }.map { plan.slots[$0].start }
@@ -191,8 +191,6 @@ public struct PlanBook: Sendable {
     static func candidate(_ slot: PricedSlot) -> Planner.Candidate {
         Planner.Candidate(start: slot.slot.start, end: slot.slot.end, cost: Int64((slot.price * 1_000_000).rounded()))
     }
-
-    static func slot(_ slot: PricedSlot) -> Plan.Slot { Plan.Slot(start: slot.slot.start, end: slot.slot.end, price: slot.price) }
 
     static func mean(_ prices: [Double]) -> Double? {
         prices.isEmpty ? nil : DecimalFormat.rounded(prices.reduce(0, +) / Double(prices.count))
