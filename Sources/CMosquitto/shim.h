@@ -1,2 +1,3 @@
 #include <mosquitto.h>
 #include <mqtt_protocol.h>
+#include <sys/eventfd.h>

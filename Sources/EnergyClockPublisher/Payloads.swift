@@ -115,6 +115,8 @@ package enum Payloads {
         w.field("price", slot.price)
         w.field("unit", snapshot.settings.unit)
         w.field("market_price", slot.slot.market)
+        w.field("market_currency", slot.slot.currency.code)
+        w.field("basis", slot.slot.basis.name)
         w.key("components")
         w.beginObject()
         let parts = slot.components
@@ -127,6 +129,7 @@ package enum Payloads {
         w.endObject()
         w.field("band", slot.band?.rawValue)
         w.field("hex", slot.band.map { snapshot.settings.color(of: $0).hex })
+        if let level = slot.slot.level { w.field("level", level.name) }
         w.field("source", snapshot.source)
         w.field("stale", snapshot.stale)
         w.field("updated_at", snapshot.updatedAt.map { ISO8601.local($0, in: calendar) })

@@ -20,6 +20,11 @@ final class CallbackContext: Sendable {
     let lifecycle = LifecycleLock()
     /// Message ids acknowledged lately, and who waits for which; see ``MQTTClient/waitForAcknowledgement(of:timeout:)``.
     let acknowledgements = Mutex(Acknowledgements())
+    /// An eventfd that wakes the network thread's poll when another thread has queued a packet.
+    let wake: Int32 = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+    /// When a packet last went to the broker, in monotonic nanoseconds: the keepalive ping is due a
+    /// keepalive after it.
+    let lastSent = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
 
     /// Acknowledged message ids (the latest few thousand) and the tasks waiting for one.
     struct Acknowledgements {
@@ -31,6 +36,22 @@ final class CallbackContext: Sendable {
         self.continuation = continuation
         self.options = options
         broker = Mutex(MQTTBroker(host: options.host, port: options.port))
+    }
+
+    deinit { if wake >= 0 { close(wake) } }
+
+    /// Notes a packet handed to libmosquitto by another thread and wakes the network thread, which
+    /// then writes whatever could not be written at once.
+    func sent() {
+        lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
+    }
+
+    /// Clears the wake-up once the network thread has woken.
+    func drainWake() {
+        var count: UInt64 = 0
+        _ = read(wake, &count, 8)
     }
 
     /// What went wrong, in words a user can act on; TLS failures are told apart by what

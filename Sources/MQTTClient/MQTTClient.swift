@@ -131,6 +131,7 @@ public final class MQTTClient: Sendable {
     public func subscribe(_ filter: String, qos: Int32 = 1, retainAsPublished: Bool = false) throws(MQTTError) {
         let flags = retainAsPublished && options.version == .v5 ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
         try check("subscribe to \(filter)", mosquitto_subscribe_v5(handle.mosq, nil, filter, qos, flags, nil))
+        context.sent()
     }
 
     /// Publishes `payload` on `topic`; returns the message id to wait for with ``waitForAcknowledgement(of:timeout:)``.
@@ -163,6 +164,7 @@ public final class MQTTClient: Sendable {
             mosquitto_publish_v5(handle.mosq, &mid, topic, Int32(bytes.count), bytes.baseAddress, qos, retain, properties)
         }
         try check("publish to \(topic)", rc)
+        context.sent()
         return mid
     }
 
@@ -207,6 +209,7 @@ public final class MQTTClient: Sendable {
         }
         guard asked else { return }
         mosquitto_disconnect(handle.mosq)
+        context.sent()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             DispatchQueue.global().async {
                 _ = lifecycle.wait(seconds: timeout) { $0 == .ended }

@@ -1,6 +1,7 @@
 import CMosquitto
 import Dispatch
 import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The body of a client's network thread: runs libmosquitto's loop step by step and reconnects
@@ -32,10 +33,7 @@ struct NetworkLoop {
         var quickDrops = 0
         while !stopping {
             if rc == Self.success {
-                // One step: read, write and keepalive. It sleeps until the socket has something, a
-                // publish from another thread (or stop()'s DISCONNECT) wakes it through libmosquitto's
-                // socket pair, or a keepalive ping is due: libmosquitto shortens the wait to that.
-                rc = mosquitto_loop(mosq, Int32(clamping: options.keepalive * 1000), 1)
+                rc = step()
                 if rc == Self.success { continue }
             }
             if stopping { break }
@@ -61,8 +59,44 @@ struct NetworkLoop {
         // Let the DISCONNECT queued by stop() go out, briefly.
         let deadline = DispatchTime.now() + 0.5
         while mosquitto_want_write(mosq), DispatchTime.now() < deadline {
-            if mosquitto_loop(mosq, 50, 1) != Self.success { break }
+            if step() != Self.success { break }
         }
+    }
+
+    /// One step: sleeps until the socket can be read (or written while libmosquitto has a packet
+    /// queued), another thread has queued a packet (``CallbackContext/sent()``), or the keepalive
+    /// ping is due; then reads, writes and runs libmosquitto's timers.
+    ///
+    /// It polls with `poll`, not with `mosquitto_loop`, whose `select` refuses every socket numbered
+    /// 1024 or above with "invalid function arguments": in a process with many files open the
+    /// connection would never come up.
+    private func step() -> Int32 {
+        let socket = mosquitto_socket(mosq)
+        guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
+        let writing = mosquitto_want_write(mosq)
+        var fds = [
+            pollfd(fd: socket, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0),
+            pollfd(fd: context.wake, events: Int16(POLLIN), revents: 0),
+        ]
+        let keepalive = UInt64(max(options.keepalive, 1)) * 1_000_000_000
+        let due = context.lastSent.load(ordering: .relaxed) &+ keepalive
+        let now = DispatchTime.now().uptimeNanoseconds
+        let wait = due > now ? Int32(clamping: (due - now) / 1_000_000 + 1) : 0
+        if poll(&fds, 2, wait) < 0, errno != EINTR { return Int32(MOSQ_ERR_ERRNO.rawValue) }
+        if fds[1].revents != 0 { context.drainWake() }
+        let events = fds[0].revents
+        if events & Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL) != 0 {
+            let rc = mosquitto_loop_read(mosq, 1)
+            guard rc == Self.success else { return rc }
+        }
+        if events & Int16(POLLOUT) != 0 || (writing && events & Int16(POLLERR | POLLHUP) != 0) {
+            context.lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            let rc = mosquitto_loop_write(mosq, 1)
+            guard rc == Self.success else { return rc }
+        }
+        // The ping goes out here once it is due; the next one is due a keepalive later.
+        if DispatchTime.now().uptimeNanoseconds >= due { context.lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
+        return mosquitto_loop_misc(mosq)
     }
 
     /// Starts a connection to `broker`, which the client then reports as its own.

@@ -22,12 +22,14 @@ enum SourceOptions {
     }
     static let entsoeTokenFile = Option.optional(
         "entsoe-token-file", "FILE", "file holding the ENTSO-E security token (or set ENERGYCLOCK_ENTSOE_TOKEN)")
+    static let tibberTokenFile = Option.optional(
+        "tibber-token-file", "FILE", "file holding the Tibber personal token (or set ENERGYCLOCK_TIBBER_TOKEN)")
     static let ecbURL = Option.url("ecb-url", "ECB euro reference rates file", default: ExchangeRateFeed.defaultURL)
     static let fetchTimeout = Option.number("fetch-timeout", "SECONDS", "HTTP time-out per request", in: 1...300, default: 20)
     static let maxBodyBytes = Option.integer(
         "max-body-bytes", "BYTES", "largest price response accepted", in: 1024...(256 << 20), default: 8 << 20)
 
-    static let specs = sourceURLs.map(\.option.spec) + [entsoeTokenFile.spec, ecbURL.spec, fetchTimeout.spec, maxBodyBytes.spec]
+    static let specs = sourceURLs.map(\.option.spec) + [entsoeTokenFile.spec, tibberTokenFile.spec, ecbURL.spec, fetchTimeout.spec, maxBodyBytes.spec]
 }
 
 /// Settings given on the command line, applied over the saved ones at start.
@@ -97,7 +99,8 @@ enum OutputOptions {
 /// How the daemon runs: its fetch timing, its settings at start, what it lets the broker change.
 enum DaemonOptions {
     static let tomorrowHour = Option.integer(
-        "tomorrow-hour", "HOUR", "local hour from which tomorrow's prices are polled", in: 0...23, default: 13)
+        "tomorrow-hour", "HOUR", "local hour from which tomorrow's prices are polled, for every source; not given, "
+            + "each source's own hour (octopus: 16:00 UK time)", in: 0...23, default: RefreshSchedule.Policy.defaultTomorrowHour)
     static let pollInterval = Option.integer(
         "poll-interval", "SECONDS", "pause between polls for due prices", in: 30...3600, default: 300)
     static let allowRemoteURL = Option.flag("allow-remote-url", "let custom_url be changed over MQTT; when off, such changes are refused")

@@ -13,6 +13,7 @@ struct Configuration {
     /// The address each source's `--<id>-url` option gave; a source not here uses its default.
     var sourceURLs: [String: URL]
     var entsoeToken: String?
+    var tibberToken: String?
     var ecbURL: URL
     var allowRemoteURL: Bool
     var date: LocalDay?
@@ -73,6 +74,8 @@ struct Configuration {
         ecbURL = try options.value(SourceOptions.ecbURL)
         entsoeToken = try Self.secret(
             options, file: SourceOptions.entsoeTokenFile, variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
+        tibberToken = try Self.secret(
+            options, file: SourceOptions.tibberTokenFile, variable: "ENERGYCLOCK_TIBBER_TOKEN", environment: environment)
         var given: [(SettingsField, String)] = []
         for (field, option) in [(SettingsField.palette, SettingOptions.palette), (.brightness, SettingOptions.brightness)] {
             if let text = try options.value(option) { given.append((field, text)) }
@@ -131,7 +134,8 @@ struct Configuration {
         fetchTimeout = try options.value(SourceOptions.fetchTimeout)
         maxBodyBytes = try options.value(SourceOptions.maxBodyBytes)
         policy = RefreshSchedule.Policy()
-        policy.tomorrowHour = try options.value(DaemonOptions.tomorrowHour)
+        // Not given, each source polls from its own hour (Octopus from 16:00 UK time).
+        policy.tomorrowHour = options.isGiven(DaemonOptions.tomorrowHour) ? try options.value(DaemonOptions.tomorrowHour) : nil
         policy.pollInterval = Double(try options.value(DaemonOptions.pollInterval))
         json = try options.value(DayOptions.json)
         tomorrow = try options.value(DayOptions.tomorrow)
@@ -260,7 +264,7 @@ struct Configuration {
     /// The sources this build knows, configured from the options.
     var catalog: SourceCatalog {
         SourceRegistry.catalog(
-            baseURLs: sourceURLs, token: entsoeToken, http: HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes),
+            baseURLs: sourceURLs, tokens: SourceTokens(entsoe: entsoeToken, tibber: tibberToken), http: HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes),
             ratesURL: ecbURL)
     }
 

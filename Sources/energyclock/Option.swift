@@ -17,6 +17,9 @@ extension ParsedOptions {
     /// The checked value of `option`, its default when not given.
     func value<Value>(_ option: Option<Value>) throws(UsageError) -> Value { try option.read(self) }
 
+    /// Whether `option` was given at all, by flag, environment or options file.
+    func isGiven<Value>(_ option: Option<Value>) -> Bool { isGiven(option.spec.name) }
+
     /// Where the value of `option` came from, for error messages.
     func origin<Value>(_ option: Option<Value>) -> String { origin(option.spec.name) }
 }

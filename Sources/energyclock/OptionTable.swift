@@ -106,6 +106,9 @@ struct ParsedOptions {
     /// Where the value of `name` came from, for error messages.
     func origin(_ name: String) -> String { origins[name] ?? "--\(name)" }
 
+    /// Whether the option `name` has a value from a flag, the environment or the options file.
+    func isGiven(_ name: String) -> Bool { values[name] != nil }
+
     /// A boolean switch: set by the flag, or by `true`/`1`/`yes` in the environment.
     func flag(_ name: String) throws(UsageError) -> Bool {
         guard let value = values[name] else { return false }

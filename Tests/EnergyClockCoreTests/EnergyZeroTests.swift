@@ -74,7 +74,7 @@ import Testing
             ),
             (
                 #"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"12"}}]}"#,
-                .invalidSlots(.outOfRange(price: 12, at: at("2025-12-15T23:00:00Z"), limit: 10))
+                .invalidSlots(.outOfRange(price: 12, at: at("2025-12-15T23:00:00Z"), limit: 10, currency: .eur))
             ),
             (
                 // Price strings are plain decimals: not `nan`, not hexadecimal.

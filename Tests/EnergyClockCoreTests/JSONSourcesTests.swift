@@ -184,7 +184,7 @@ import Testing
                 == .list(["energycharts", "awattar"]))
         #expect(
             try SettingsPatch.parse(field: "fallback_sources", plain: Array("".utf8), sources: ids).values[.fallbackSources] == .list([]))
-        #expect(throws: SettingsError.invalidChoice(field: "zone", value: "Atlantis", allowed: BiddingZone.all.map(\.code))) {
+        #expect(throws: SettingsError.invalidChoice(field: "zone", value: "Atlantis", allowed: BiddingZone.codes)) {
             try SettingsPatch.parse(field: "zone", plain: Array("Atlantis".utf8), sources: ids)
         }
         #expect(throws: SettingsError.notAllowed(field: "fallback_sources", reason: "awattar is listed twice")) {

@@ -15,13 +15,13 @@ import Testing
         #expect(slots.map(\.market).max() == 0.47299)
     }
 
-    @Test func quarterHourAnswerInKronorIsKeptInEuro() throws {
+    @Test func quarterHourAnswerInKronorIsKeptInKronor() throws {
         let body = fixture("nordpool/delivery_period_today.json")
         let se3 = try NordPoolSource.parse(body, area: "SE3")
         #expect(se3.count == 96)
-        #expect(se3.allSatisfy { $0.duration == 900 })
-        // 556.68 SEK/MWh at the answer's own rate of 11.05186 SEK per euro.
-        #expect(abs(se3[0].market - 556.68 / 11.05186 / 1000) < 1e-12)
+        #expect(se3.allSatisfy { $0.duration == 900 && $0.currency == Currency("SEK") && $0.basis == .market })
+        // 556.68 SEK/MWh is 0.55668 SEK/kWh, not converted at the answer's rate of 11.05186 SEK per euro.
+        #expect(DecimalFormat.string(se3[0].market, decimals: 6) == "0.55668")
         let se4 = try NordPoolSource.parse(body, area: "SE4")
         // The zero price Home Assistant's tests put in stays a real zero.
         #expect(se4.first { $0.start == at("2025-10-01T18:00:00Z") }?.market == 0)
@@ -33,10 +33,8 @@ import Testing
             (nl, "SE3", "not SE3"),
             (nl.replacingOccurrences(of: #""NL": 94.0"#, with: #""NL": "94""#), "NL", "string"),
             (nl.replacingOccurrences(of: "2024-11-05T03:00:00Z", with: "yesterday"), "NL", "not ISO 8601"),
-            (
-                nl.replacingOccurrences(of: #""currency": "EUR""#, with: #""currency": "SEK""#).replacingOccurrences(
-                    of: #""exchangeRate": 1"#, with: #""exchangeRate": 0"#), "NL", "exchangeRate"
-            ),
+            (nl.replacingOccurrences(of: #""currency": "EUR""#, with: #""currency": "XYZ""#), "NL", "a currency energyclock does not know"),
+            (nl.replacingOccurrences(of: #""currency": "EUR""#, with: #""currency": 978"#), "NL", "currency is a number"),
             ("[1,2]", "NL", "not a JSON object"),
         ] {
             #expect(

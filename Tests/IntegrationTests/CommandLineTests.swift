@@ -75,7 +75,8 @@ struct CommandLineTests {
         let config = try Configuration(options, environment: ["HOME": "/tmp"])
         #expect(BrokerOptions.port.spec.help.hasSuffix("(default: 1883)") && config.mqtt.port == 1883)
         #expect(BrokerOptions.keepalive.spec.help.hasSuffix("(default: 60)") && config.mqtt.keepalive == 60)
-        #expect(DaemonOptions.tomorrowHour.spec.help.hasSuffix("(default: 13)") && config.policy.tomorrowHour == 13)
+        // Not given, each source polls from its own hour (13:00 for the European markets).
+        #expect(DaemonOptions.tomorrowHour.spec.help.hasSuffix("(default: 13)") && config.policy.tomorrowHour == nil)
         #expect(DaemonOptions.pollInterval.spec.help.hasSuffix("(default: 300)") && config.policy.pollInterval == 300)
         #expect(SourceOptions.fetchTimeout.spec.help.hasSuffix("(default: 20)") && config.fetchTimeout == 20)
         #expect(OutputOptions.cheapestHours.spec.help.hasSuffix("(default: 1,2,3,4)") && config.cheapestHours == [1, 2, 3, 4])

@@ -14,8 +14,8 @@ import Testing
 
     @Test func theCommandLineTheAddOnAndTheReadmeListEverySourceOfTheRegistry() throws {
         let ids = SourceRegistry.ids
-        #expect(ids == ["energyzero", "entsoe", "awattar", "energycharts", "nordpool", "custom"])
-        let catalog = SourceRegistry.catalog(baseURLs: [:], token: nil, http: HTTPClient())
+        #expect(ids == ["energyzero", "entsoe", "awattar", "energycharts", "nordpool", "octopus", "tibber", "custom"])
+        let catalog = SourceRegistry.catalog(baseURLs: [:], tokens: SourceTokens(), http: HTTPClient())
         #expect(catalog.ids == ids)
 
         // Every source with an API has its address option, with its default in the help.

@@ -68,7 +68,7 @@ struct RestartTests {
         let count = http.requests.count
         try live.client.publish("energyclock/settings/source/set", "energyzero")
         #expect(object(await live.wait(for: "energyclock/settings/result"))?["ok"] as? Bool == true)
-        try live.client.publish("energyclock/settings/source/set", "tibber")
+        try live.client.publish("energyclock/settings/source/set", "nosuchsource")
         let refused = await live.wait(count: 2, on: "energyclock/settings/result")
         #expect((object(refused.last)?["error"] as? String)?.contains("source must be one of energyzero") == true)
         #expect(http.requests.count == count)

@@ -9,6 +9,8 @@ final class TopicRecorder: Sendable {
     private let received = Mutex<[MQTTMessage]>([])
     private let connected = Atomic<Bool>(false)
     private let consumer: Mutex<Task<Void, Never>?> = Mutex(nil)
+    /// What happened on the connection before it was ready, for the message of a failed start.
+    private let history = Mutex<[String]>([])
 
     init(port: Int, filter: String = "#", version: MQTTVersion = .v5, username: String? = nil, password: String? = nil) async throws {
         let id = "recorder-\(UUID().uuidString)"
@@ -24,6 +26,9 @@ final class TopicRecorder: Sendable {
         let marker = "recorder/\(id)/ready"
         let task = Task { [self] in
             for await event in client.events {
+                if !connected.load(ordering: .acquiring) {
+                    history.withLock { $0.append("\(ContinuousClock.now): \(event)".prefix(160).description) }
+                }
                 switch event {
                 case .connected:
                     try? client.subscribe(filter)
@@ -42,7 +47,10 @@ final class TopicRecorder: Sendable {
         client.start()
         let deadline = Date().addingTimeInterval(20)
         while !connected.load(ordering: .acquiring), Date() < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        guard connected.load(ordering: .acquiring) else { throw BrokerError("recorder could not connect to port \(port)") }
+        guard connected.load(ordering: .acquiring) else {
+            let seen = history.withLock { $0 }
+            throw BrokerError("recorder could not connect to port \(port) within 20 s (\(ContinuousClock.now)); it saw \(seen)")
+        }
     }
 
     var messages: [MQTTMessage] { received.withLock { $0 } }

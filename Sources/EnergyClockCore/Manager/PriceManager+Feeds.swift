@@ -72,15 +72,18 @@ extension PriceManager {
         let today = calendar.day(containing: now)
         return RefreshSchedule.Need(
             today: !feed.slots.covers(calendar.interval(of: today)),
-            tomorrow: now >= publicationTime(on: today) && !feed.slots.covers(calendar.interval(of: today.adding(days: 1))),
+            tomorrow: now >= publicationTime(on: today, of: feed.source) && !feed.slots.covers(calendar.interval(of: today.adding(days: 1))),
             chosenSource: !profileNames(on: key).contains { fallbacks[$0] != nil },
             stale: feed.stale
         )
     }
 
-    /// When tomorrow's prices are expected on `day`.
-    func publicationTime(on day: LocalDay) -> Date {
-        calendar.instant(hour: configuration.policy.tomorrowHour, on: day)
+    /// When the source `sourceID` is expected to publish the day after `day`: at `--tomorrow-hour`
+    /// when it is given, else at the source's own hour (16:00 in London for Octopus), else 13:00.
+    func publicationTime(on day: LocalDay, of sourceID: String) -> Date {
+        if let hour = configuration.policy.tomorrowHour { return calendar.instant(hour: hour, on: day) }
+        if let publication = catalog[sourceID]?.nextDayPublication { return publication.instant(on: day) }
+        return calendar.instant(hour: RefreshSchedule.Policy.defaultTomorrowHour, on: day)
     }
 
     /// The days a feed holds in memory: its profiles' history up to the end of tomorrow; the store
@@ -95,8 +98,10 @@ extension PriceManager {
     func nextEvent(after now: Date) -> Date {
         let today = calendar.day(containing: now)
         var event = calendar.start(of: today.adding(days: 1))
-        let publication = publicationTime(on: today)
-        if publication > now { event = min(event, publication) }
+        for source in Set(feeds.values.map(\.source)) {
+            let publication = publicationTime(on: today, of: source)
+            if publication > now { event = min(event, publication) }
+        }
         // A job's window opening or ending changes its plan.
         for profile in profiles.all {
             for job in profile.settings.jobs.values where job.window != nil {

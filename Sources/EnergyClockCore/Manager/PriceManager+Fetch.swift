@@ -41,7 +41,7 @@ extension PriceManager {
             logger.warning("fetch failed: \(error)")
             guard feeds[key] != nil else { return }
             feeds[key]!.stale = true
-            feeds[key]!.schedule.failed(at: clock.now, jitter: jitter())
+            feeds[key]!.schedule.failed(at: clock.now, jitter: jitter(), refused: error.problem.isRefusal)
             await failOver(from: key, at: started)
         }
     }
@@ -68,7 +68,7 @@ extension PriceManager {
         var fetched = try await fetch(day: today, from: source, settings: settings)
         let tomorrow = calendar.interval(of: today.adding(days: 1))
         let cachedTomorrow = cached(source.cacheKey(for: settings), historyDays: 0, window: tomorrow)
-        if !source.answersIncludeNextDay, now >= publicationTime(on: today), !fetched.covers(tomorrow),
+        if !source.answersIncludeNextDay, now >= publicationTime(on: today, of: source.id), !fetched.covers(tomorrow),
             !cachedTomorrow.replacing(with: fetched).covers(tomorrow)
         {
             fetched = fetched.replacing(with: try await fetch(day: today.adding(days: 1), from: source, settings: settings))
@@ -82,7 +82,7 @@ extension PriceManager {
         var tried: [String: Bool] = [:]
         for name in profileNames(on: key) {
             guard let chosen = profiles[name], let feed = feeds[key] else { continue }
-            var best = coverage(of: feed.slots, at: now)
+            var best = coverage(of: feed.slots, at: now, source: chosen.source)
             for id in chosen.fallbackSources where id != chosen.source {
                 guard let fallback = catalog[id] else { continue }
                 let fallbackKey = fallback.cacheKey(for: chosen)
@@ -99,7 +99,7 @@ extension PriceManager {
                 guard tried[fallbackKey] == true else { continue }
                 guard let current = profiles[name], cacheKey(for: current) == key else { break }  // Changed meanwhile.
                 let candidate = cached(fallbackKey, historyDays: current.historyDays)
-                let score = coverage(of: candidate, at: now)
+                let score = coverage(of: candidate, at: now, source: chosen.source)
                 guard score > best else {
                     logger.info("\(describe(name))fallback \(id) knows no more than the cache of \(chosen.source); keeping that")
                     continue
@@ -113,18 +113,19 @@ extension PriceManager {
         }
     }
 
-    /// How much of what is needed at `now` these slots hold: today counts 2, tomorrow (when due) 1.
-    func coverage(of candidate: [PriceSlot], at now: Date) -> Int {
+    /// How much of what is needed at `now` these slots hold: today counts 2, tomorrow (when the
+    /// chosen `source` would have it) 1.
+    func coverage(of candidate: [PriceSlot], at now: Date, source: String) -> Int {
         let today = calendar.day(containing: now)
         var score = candidate.covers(calendar.interval(of: today)) ? 2 : (candidate.index(containing: now) != nil ? 1 : 0)
-        if now >= publicationTime(on: today), candidate.covers(calendar.interval(of: today.adding(days: 1))) { score += 1 }
+        if now >= publicationTime(on: today, of: source), candidate.covers(calendar.interval(of: today.adding(days: 1))) { score += 1 }
         return score
     }
 
     /// Fetches past days of the feed `key` inside its `history_days` that the cache lacks, one
     /// request at a time.
     func backfill(_ key: String, from source: any PriceSource, today: LocalDay) async {
-        guard let feed = feeds[key] else { return }
+        guard let feed = feeds[key], source.answersPastDays else { return }
         var day = today.adding(days: 1 - feed.historyDays)
         while day < today {
             defer { day = day.adding(days: 1) }

@@ -5,10 +5,24 @@ extension PriceManager {
     /// of a few days, never of two weeks.
     static let oldestRatesFile = 14
 
-    /// The currencies prices are converted to, and so need exchange rates for.
+    /// The currencies prices are converted from or to, and so need exchange rates for.
     var convertedCurrencies: [String] {
         var seen: Set<String> = []
-        return profiles.all.map(\.settings.currency).filter { $0 != "EUR" && seen.insert($0).inserted }
+        return profiles.all.flatMap(convertedCurrencies(of:)).filter { seen.insert($0).inserted }
+    }
+
+    /// The currencies other than the euro that `profile`'s prices are converted between; empty when
+    /// it shows prices in the currency they were quoted in.
+    ///
+    /// A source quotes one currency per cache, so the first and last slot shown say which. Before any
+    /// price is known, the source says what it will quote; one that cannot say (Tibber) is asked first.
+    func convertedCurrencies(of profile: Profiles.Profile) -> [String] {
+        let shown = shownSlots(of: profile)
+        var quoted = Set([shown.first?.currency, shown.last?.currency].compactMap { $0?.code })
+        if quoted.isEmpty, let expected = catalog[profile.settings.source]?.quotedCurrency(for: profile.settings) { quoted = [expected] }
+        let target = profile.settings.currency
+        guard !quoted.isEmpty, quoted != [target] else { return [] }
+        return ([target] + quoted.sorted()).filter { $0 != "EUR" }
     }
 
     /// Whether some profile's prices are converted, and so need exchange rates.

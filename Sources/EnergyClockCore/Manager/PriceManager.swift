@@ -158,7 +158,7 @@ public actor PriceManager {
         let now = clock.now
         var snapshot = basis(of: profile, on: calendar.day(containing: now)).snapshot(
             at: now, source: fallback?.source ?? settings.source,
-            stale: (fallback == nil && feed?.stale == true) || (settings.currency != "EUR" && ratesStale),
+            stale: (fallback == nil && feed?.stale == true) || (ratesStale && !convertedCurrencies(of: profile).isEmpty),
             updatedAt: fallback?.updatedAt ?? feed?.updatedAt)
         snapshot.profile = profile.name
         if !settings.jobs.isEmpty || planBooks[profile.name] != nil {

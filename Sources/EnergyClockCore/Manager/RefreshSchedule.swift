@@ -8,18 +8,25 @@ import Glibc
 public struct RefreshSchedule: Sendable, Equatable {
     /// When to poll for tomorrow, and how to space polls and retries.
     public struct Policy: Sendable, Equatable {
-        /// Local hour from which tomorrow's prices are expected.
-        public var tomorrowHour: Int = 13
+        /// Local hour from which tomorrow's prices are expected, for every source; nil for each
+        /// source's own hour (``PriceSource/nextDayPublication``), and ``defaultTomorrowHour`` for one
+        /// that names none.
+        public var tomorrowHour: Int?
+        /// The hour for a source that names none: 13:00 local, when Europe's day-ahead auction has published.
+        public static let defaultTomorrowHour = 13
         /// Pause between polls while waiting for prices that are due, in seconds.
         public var pollInterval: TimeInterval = 300
         /// First retry delay after a failed fetch, in seconds; doubles per failure.
         public var retryBase: TimeInterval = 30
         /// Longest retry delay, in seconds.
         public var retryMax: TimeInterval = 900
+        /// Retry delay after a source refused its token, in seconds: an hour, as a refused token
+        /// stays refused until someone changes it.
+        public var refusedRetry: TimeInterval = 3600
         /// Relative spread of every delay, so many daemons do not poll in step.
         public var jitter: Double = 0.2
 
-        /// The default policy: 13:00, 5 min polls, 30 s…15 min retries, ±20 % jitter.
+        /// The default policy: each source's hour, 5 min polls, 30 s…15 min retries, ±20 % jitter.
         public init() {}
     }
 
@@ -93,10 +100,11 @@ public struct RefreshSchedule: Sendable, Equatable {
 
     /// Records a failed fetch and backs off exponentially.
     /// - Parameter jitter: a random number in −1…1.
-    package mutating func failed(at now: Date, jitter: Double) {
+    /// - Parameter refused: the source refused its credentials; the retry waits ``Policy/refusedRetry``.
+    package mutating func failed(at now: Date, jitter: Double, refused: Bool = false) {
         failures += 1
         forced = false
-        let delay = min(policy.retryBase * pow(2, Double(min(failures - 1, 30))), policy.retryMax)
+        let delay = refused ? policy.refusedRetry : min(policy.retryBase * pow(2, Double(min(failures - 1, 30))), policy.retryMax)
         notBefore = now.addingTimeInterval(spread(delay, jitter))
     }
 

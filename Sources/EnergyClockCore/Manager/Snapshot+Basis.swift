@@ -96,12 +96,12 @@ extension Snapshot {
             _ slot: PriceSlot, _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates,
             missingRate: inout Bool, nonFinitePrice: inout Bool
         ) -> PriceComponents? {
-            guard let rate = rates.rate(settings.currency, on: calendar.day(containing: slot.start)) else {
+            guard let rate = rates.conversion(from: slot.currency, to: settings.currency, on: calendar.day(containing: slot.start)) else {
                 missingRate = true
                 return nil
             }
             let fee = settings.gridFee.fee(from: slot.start, to: slot.end, in: calendar)
-            let parts = PriceComponents(market: slot.market * rate, gridFee: fee, settings: settings)
+            let parts = PriceComponents(market: slot.market * rate, basis: slot.basis, gridFee: fee, settings: settings)
             guard parts.isFinite else {
                 nonFinitePrice = true
                 return nil

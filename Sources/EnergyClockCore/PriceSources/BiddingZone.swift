@@ -23,6 +23,10 @@ public struct BiddingZone: Sendable, Hashable {
         ("IE-SEM", "10Y1001A1001A59C"),
     ].map { BiddingZone(code: $0.0, eic: $0.1) }
 
+    /// Every zone code the `zone` setting takes: the ENTSO-E zones above, then Great Britain (`GB`),
+    /// whose market is outside the European coupling and is served by `octopus` only.
+    public static let codes: [String] = all.map(\.code) + ["GB"]
+
     /// The zone with `code`, compared case-sensitively as written above.
     public static func named(_ code: String) -> BiddingZone? { all.first { $0.code == code } }
 }

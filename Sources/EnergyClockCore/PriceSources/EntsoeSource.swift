@@ -73,7 +73,8 @@ public struct EntsoeSource: PriceSource {
             // "No data yet" comes as an Acknowledgement document, with 200 or 400 depending on the day.
             break
         case 401, 403:
-            throw SourceError(source: id, problem: .httpStatus(response.status, detail: "the security token was refused"))
+            throw SourceError(
+                source: id, problem: .credentialsRefused(status: response.status, reason: "the security token was refused"))
         default:
             throw SourceError(source: id, problem: .httpStatus(response.status, detail: ""))
         }

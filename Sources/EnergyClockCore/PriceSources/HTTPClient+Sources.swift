@@ -3,8 +3,19 @@ import FoundationEssentials
 extension HTTPClient {
     /// Fetches `url` for the price source `source`; a failure is that source's failed fetch.
     func get(_ url: URL, for source: String) async throws(SourceError) -> HTTPResponse {
+        try await request(for: source) { () async throws(HTTPError) in try await get(url) }
+    }
+
+    /// Posts `body` to `url` for the price source `source`; a failure is that source's failed fetch.
+    func post(_ url: URL, body: [UInt8], headers: [String], for source: String) async throws(SourceError) -> HTTPResponse {
+        try await request(for: source) { () async throws(HTTPError) in try await post(url, body: body, headers: headers) }
+    }
+
+    private func request(
+        for source: String, _ send: () async throws(HTTPError) -> HTTPResponse
+    ) async throws(SourceError) -> HTTPResponse {
         do {
-            return try await get(url)
+            return try await send()
         } catch {
             let problem: SourceError.Problem =
                 switch error {

@@ -16,8 +16,21 @@ public struct NordPoolSource: PriceSource {
     public static let defaultBaseURL = URL(string: "https://dataportal-api.nordpoolgroup.com/api")!
     /// Our zone codes and Nord Pool's delivery areas where they differ.
     static let areaNames = ["DE-LU": "GER"]
-    /// The currencies Nord Pool answers in; prices in any other are converted from EUR.
+    /// The currencies Nord Pool answers in; a profile in any other is served EUR prices, converted.
     public static let currencies: Set<String> = ["EUR", "SEK", "NOK", "DKK", "PLN"]
+
+    /// The currency asked for under `settings`: the profile's own where Nord Pool quotes it.
+    static func quoted(for settings: Settings) -> String { currencies.contains(settings.currency) ? settings.currency : "EUR" }
+
+    /// The profile's currency where Nord Pool quotes it, else EUR.
+    public func quotedCurrency(for settings: Settings) -> String? { Self.quoted(for: settings) }
+
+    /// One cache per zone and quoted currency (`nordpool/SE3`, `nordpool/SE3/SEK`): Nord Pool's SEK
+    /// figure is its own, worked out with its rate of the day, and kept as it is.
+    public func cacheKey(for settings: Settings) -> String {
+        let currency = Self.quoted(for: settings)
+        return currency == "EUR" ? "\(id)/\(settings.zone)" : "\(id)/\(settings.zone)/\(currency)"
+    }
 
     /// The zones Nord Pool publishes.
     public var zones: Set<String>? {
@@ -43,7 +56,7 @@ public struct NordPoolSource: PriceSource {
             URLQueryItem(name: "date", value: day.description),
             URLQueryItem(name: "market", value: "DayAhead"),
             URLQueryItem(name: "deliveryArea", value: Self.area(for: zone)),
-            URLQueryItem(name: "currency", value: Self.currencies.contains(currency) ? currency : "EUR"),
+            URLQueryItem(name: "currency", value: currency),
         ]
         return components.url!
     }
@@ -57,7 +70,7 @@ public struct NordPoolSource: PriceSource {
         var slots: [PriceSlot] = []
         var deliveryDay = first
         while deliveryDay <= last {
-            let response = try await http.get(url(for: deliveryDay, zone: settings.zone, currency: settings.currency), for: id)
+            let response = try await http.get(url(for: deliveryDay, zone: settings.zone, currency: Self.quoted(for: settings)), for: id)
             switch response.status {
             case 200: slots += try Self.parse(response.jsonBody(source: id), area: Self.area(for: settings.zone))
             case 204: break
@@ -68,10 +81,10 @@ public struct NordPoolSource: PriceSource {
         return slots
     }
 
-    /// Reads `multiAreaEntries` for `area` into EUR/kWh slots.
+    /// Reads `multiAreaEntries` for `area` into slots per kWh in the answer's `currency`.
     ///
-    /// Prices come per MWh in the answer's `currency`; one not in EUR is converted back with the
-    /// answer's own `exchangeRate`, so every source's cache holds EUR.
+    /// Prices come per MWh in the answer's currency and are kept in it: Nord Pool's SEK price is
+    /// published as it is, not converted to EUR and back at another rate.
     public static func parse(_ body: [UInt8], area: String) throws(SourceError) -> [PriceSlot] {
         func fail(_ reason: String) -> SourceError { SourceError(source: "nordpool", problem: .malformed(reason)) }
         guard !body.isEmpty else { throw SourceError(source: "nordpool", problem: .emptyBody) }
@@ -80,17 +93,12 @@ public struct NordPoolSource: PriceSource {
             if root["multiAreaEntries"] == nil || root["multiAreaEntries"] == .null { return [] }
             throw fail("multiAreaEntries is not an array")
         }
-        var perEuro = 1.0
+        let currency: Currency
         switch root["currency"] {
-        case .string("EUR")?, nil: break
-        case let .string(currency)?:
-            guard case let .number(rate)? = root["exchangeRate"], rate.isFinite, rate > 0 else {
-                throw fail("prices in \(Quote.clip(currency, limit: 10)) without a usable exchangeRate")
-            }
-            if let reason = ExchangeRates.implausibility(of: rate, currency: Quote.clip(currency, limit: 10)) {
-                throw fail("exchangeRate: \(reason)")
-            }
-            perEuro = rate
+        case nil: currency = .eur
+        case let .string(code)?:
+            guard let known = Currency(code) else { throw fail("prices in \(Quote.json(code, limit: 10)), a currency energyclock does not know") }
+            currency = known
         case let other?:
             throw fail("currency is \(other.typeName)")
         }
@@ -107,7 +115,7 @@ public struct NordPoolSource: PriceSource {
             }
             switch prices[area] {
             case let .number(price)?:
-                points.append(PricePoint(start: start, end: end, price: price / perEuro / 1000))
+                points.append(PricePoint(start: start, end: end, price: price / 1000))
             case .null?:
                 continue  // No price for this slot; leave it out.
             case nil:
@@ -116,6 +124,6 @@ public struct NordPoolSource: PriceSource {
                 throw fail("multiAreaEntries[\(index)] has \(other.typeName) for \(area)")
             }
         }
-        return try points.slots(source: "nordpool")
+        return try points.slots(source: "nordpool", currency: currency)
     }
 }

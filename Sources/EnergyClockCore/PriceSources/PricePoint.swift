@@ -5,13 +5,17 @@ struct PricePoint {
     var start: Date
     var end: Date?
     var price: Double
+    /// The source's own rating of the price, where it gives one.
+    var level: PriceLevel? = nil
 }
 
 extension Array where Element == PricePoint {
-    /// Slots from points whose missing ends are the next start; the last one lasts as long as the
+    /// Slots in `currency` on `basis` from points whose missing ends are the next start; the last one lasts as long as the
     /// slot before it. Points out of time order are refused, not sorted: a list that is not in
     /// order cannot be trusted to mean what it seems to.
-    func slots(source: String) throws(SourceError) -> [PriceSlot] {
+    func slots(
+        source: String, currency: Currency = .eur, basis: PriceBasis = .market
+    ) throws(SourceError) -> [PriceSlot] {
         let points = self
         var slots: [PriceSlot] = []
         slots.reserveCapacity(points.count)
@@ -27,7 +31,10 @@ extension Array where Element == PricePoint {
             } else {
                 throw SourceError(source: source, problem: .malformed("a single price without an end has no known length"))
             }
-            slots.append(PriceSlot(start: point.start, end: end, market: point.price))
+            slots.append(
+                PriceSlot(
+                    start: point.start, end: end, market: point.price, currency: currency, basis: basis,
+                    level: point.level))
         }
         return try slots.validated(from: source)
     }

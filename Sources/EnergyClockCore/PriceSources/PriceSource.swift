@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// A day-ahead price feed; each source normalises to EUR/kWh market prices without VAT.
 public protocol PriceSource: Sendable {
     /// The id users choose with the `source` setting, e.g. `energyzero`.
@@ -10,6 +12,9 @@ public protocol PriceSource: Sendable {
     /// asking for tomorrow separately would only repeat the request.
     var answersIncludeNextDay: Bool { get }
 
+    /// Whether the source answers for past days, so that missing history is worth asking it for.
+    var answersPastDays: Bool { get }
+
     /// Why the source cannot serve `settings` (a missing token, another zone), or nil when it can.
     func unusableReason(for settings: Settings) -> String?
 
@@ -21,11 +26,45 @@ public protocol PriceSource: Sendable {
 
     /// The store key of this source's cache under `settings`: one cache per market the source can serve.
     func cacheKey(for settings: Settings) -> String
+
+    /// The currency the source quotes under `settings`, where it is known before an answer: EUR for
+    /// the European markets; nil where only the answer says (Tibber: the home's currency).
+    func quotedCurrency(for settings: Settings) -> String?
+
+    /// When the source publishes the next day, where it says so; nil for the daemon's default
+    /// (13:00 local, `--tomorrow-hour`).
+    var nextDayPublication: Publication? { get }
+}
+
+/// When a source publishes the next day's prices: from an hour of the day in a calendar of its own.
+public struct Publication: Sendable {
+    /// The hour, 0…23.
+    public var hour: Int
+    /// The calendar the hour is read in, e.g. Europe/London for Octopus.
+    public var calendar: LocalCalendar
+
+    /// A publication at `hour` in `calendar`.
+    public init(hour: Int, calendar: LocalCalendar) {
+        self.hour = hour
+        self.calendar = calendar
+    }
+
+    /// The instant of the publication on the date of `day`.
+    public func instant(on day: LocalDay) -> Date { calendar.instant(hour: hour, on: day) }
 }
 
 extension PriceSource {
     /// Serves every zone.
     public var zones: Set<String>? { nil }
+
+    /// The European markets' euro.
+    public func quotedCurrency(for settings: Settings) -> String? { "EUR" }
+
+    /// Past days can be asked for.
+    public var answersPastDays: Bool { true }
+
+    /// The daemon's default.
+    public var nextDayPublication: Publication? { nil }
 
     /// Assumes answers hold only the day asked for.
     public var answersIncludeNextDay: Bool { false }

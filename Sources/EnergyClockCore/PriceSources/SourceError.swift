@@ -30,6 +30,9 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         case malformed(String)
         /// The prices themselves are wrong.
         case invalidSlots(SlotProblem)
+        /// The server refused the token it was given (HTTP status and its reason): asking again
+        /// soon would only be refused again, so it is retried slowly.
+        case credentialsRefused(status: Int, reason: String)
     }
 
     /// This error with `secret` taken out of every text a server could have put in it.
@@ -41,6 +44,7 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .transport(reason): copy.problem = .transport(clean(reason))
         case let .contentType(type): copy.problem = .contentType(clean(type))
         case let .malformed(reason): copy.problem = .malformed(clean(reason))
+        case let .credentialsRefused(status, reason): copy.problem = .credentialsRefused(status: status, reason: clean(reason))
         case .timeout, .tooLarge, .emptyBody, .invalidSlots: break
         }
         return copy
@@ -58,8 +62,16 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
             case .emptyBody: "empty response body"
             case let .malformed(reason): "unreadable response: \(reason)"
             case let .invalidSlots(problem): "invalid prices: \(problem)"
+            case let .credentialsRefused(status, reason): "HTTP \(status): \(reason)"
             }
         return "\(source): \(what)"
+    }
+}
+
+extension SourceError.Problem {
+    /// Whether the server refused the credentials, so that only a changed token can help.
+    public var isRefusal: Bool {
+        if case .credentialsRefused = self { true } else { false }
     }
 }
 

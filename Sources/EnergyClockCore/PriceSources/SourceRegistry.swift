@@ -12,12 +12,26 @@ public struct SourceEntry: Sendable {
     /// What `--help` says of that option, its default included.
     public let urlHelp: String
     /// Builds the source at `baseURL` (the option's value; nil for its default) with `http`'s
-    /// limits and, for ENTSO-E, the security token.
-    let make: @Sendable (_ baseURL: URL?, _ http: HTTPClient, _ token: String?) -> any PriceSource
+    /// limits and, for ENTSO-E and Tibber, their tokens.
+    let make: @Sendable (_ baseURL: URL?, _ http: HTTPClient, _ tokens: SourceTokens) -> any PriceSource
 
     /// The source at `baseURL`, or at its default address when nil.
-    public func source(baseURL: URL?, http: HTTPClient, token: String?) -> any PriceSource {
-        make(baseURL, http, token)
+    public func source(baseURL: URL?, http: HTTPClient, tokens: SourceTokens) -> any PriceSource {
+        make(baseURL, http, tokens)
+    }
+}
+
+/// The secrets some sources need; each is never logged, published or put in an error.
+public struct SourceTokens: Sendable {
+    /// ENTSO-E's security token.
+    public var entsoe: String?
+    /// Tibber's personal token.
+    public var tibber: String?
+
+    /// Tokens for the sources that need them; nil where none is given.
+    public init(entsoe: String? = nil, tibber: String? = nil) {
+        self.entsoe = entsoe
+        self.tibber = tibber
     }
 }
 
@@ -31,7 +45,7 @@ public enum SourceRegistry {
             make: { url, http, _ in EnergyZeroSource(baseURL: url ?? EnergyZeroSource.defaultBaseURL, http: http) }),
         SourceEntry(
             id: "entsoe", urlOption: "entsoe-url", urlHelp: "ENTSO-E API base (default: \(EntsoeSource.defaultBaseURL.absoluteString))",
-            make: { url, http, token in EntsoeSource(baseURL: url ?? EntsoeSource.defaultBaseURL, token: token, http: http) }),
+            make: { url, http, tokens in EntsoeSource(baseURL: url ?? EntsoeSource.defaultBaseURL, token: tokens.entsoe, http: http) }),
         SourceEntry(
             id: "awattar", urlOption: "awattar-url",
             urlHelp: "aWATTar API base for every zone (default: api.awattar.de for DE-LU, api.awattar.at for AT)",
@@ -45,6 +59,13 @@ public enum SourceRegistry {
             urlHelp: "Nord Pool data portal API base (default: \(NordPoolSource.defaultBaseURL.absoluteString))",
             make: { url, http, _ in NordPoolSource(baseURL: url ?? NordPoolSource.defaultBaseURL, http: http) }),
         SourceEntry(
+            id: "octopus", urlOption: "octopus-url",
+            urlHelp: "Octopus Energy API base (default: \(OctopusSource.defaultBaseURL.absoluteString))",
+            make: { url, http, _ in OctopusSource(baseURL: url ?? OctopusSource.defaultBaseURL, http: http) }),
+        SourceEntry(
+            id: "tibber", urlOption: "tibber-url", urlHelp: "Tibber GraphQL endpoint (default: \(TibberSource.defaultURL.absoluteString))",
+            make: { url, http, tokens in TibberSource(url: url ?? TibberSource.defaultURL, token: tokens.tibber, http: http) }),
+        SourceEntry(
             id: "custom", urlOption: nil, urlHelp: "", make: { _, http, _ in CustomSource(http: http) }),
     ]
 
@@ -53,9 +74,9 @@ public enum SourceRegistry {
 
     /// A catalog of every source, each at `baseURLs[id]` or its default, with the ECB's rates at
     /// `ratesURL` (or the ECB's own address).
-    public static func catalog(baseURLs: [String: URL], token: String?, http: HTTPClient, ratesURL: URL? = nil) -> SourceCatalog {
+    public static func catalog(baseURLs: [String: URL], tokens: SourceTokens, http: HTTPClient, ratesURL: URL? = nil) -> SourceCatalog {
         SourceCatalog(
-            entries.map { $0.source(baseURL: baseURLs[$0.id], http: http, token: token) },
+            entries.map { $0.source(baseURL: baseURLs[$0.id], http: http, tokens: tokens) },
             rateFeed: ExchangeRateFeed(url: ratesURL ?? ExchangeRateFeed.defaultURL, http: http))
     }
 }

@@ -1,19 +1,31 @@
 import FoundationEssentials
 
-/// One market price over a half-open interval `[start, end)`, in EUR/kWh excluding VAT.
+/// One price over a half-open interval `[start, end)`, per kWh in the currency it was quoted in.
 public struct PriceSlot: Sendable, Hashable {
     /// First instant the price applies to.
     public var start: Date
     /// First instant after the slot.
     public var end: Date
-    /// Wholesale market price in EUR/kWh, without surcharge or VAT.
+    /// The source's price per kWh in ``currency``: for ``PriceBasis/market`` the wholesale price
+    /// without surcharge or VAT.
     public var market: Double
+    /// The currency the source quoted the price in; it is converted only for a profile that shows another.
+    public var currency: Currency
+    /// What the price already holds, and so which parts of the formula are still added.
+    public var basis: PriceBasis
+    /// The source's own rating of the price, where it gives one.
+    public var level: PriceLevel?
 
     /// Creates a slot; `end` must be after `start`.
-    public init(start: Date, end: Date, market: Double) {
+    public init(
+        start: Date, end: Date, market: Double, currency: Currency = .eur, basis: PriceBasis = .market, level: PriceLevel? = nil
+    ) {
         self.start = start
         self.end = end
         self.market = market
+        self.currency = currency
+        self.basis = basis
+        self.level = level
     }
 
     /// Length of the slot in seconds.

@@ -25,11 +25,16 @@ extension Array where Element == PriceSlot {
     func hourly(in calendar: LocalCalendar) -> [PriceSlot] {
         var result: [PriceSlot] = []
         result.reserveCapacity(count / 4 + 1)
-        var group: (hour: Date, start: Date, end: Date, weighted: Double, seconds: Double)?
+        // The group's first piece carries its currency, basis and level; a piece quoted otherwise
+        // starts a group of its own, and a level the pieces disagree on is left out.
+        var group: (hour: Date, first: PriceSlot, end: Date, weighted: Double, seconds: Double)?
 
         func flush() {
             if let g = group {
-                result.append(PriceSlot(start: g.start, end: g.end, market: g.weighted / g.seconds))
+                var slot = g.first
+                slot.end = g.end
+                slot.market = g.weighted / g.seconds
+                result.append(slot)
             }
             group = nil
         }
@@ -40,11 +45,14 @@ extension Array where Element == PriceSlot {
                 let hour = calendar.hourStart(containing: pieceStart)
                 let pieceEnd = Swift.min(slot.end, hour.addingTimeInterval(3600))
                 let length = pieceEnd.timeIntervalSince(pieceStart)
-                if let g = group, g.hour == hour, g.end == pieceStart {
-                    group = (hour, g.start, pieceEnd, g.weighted + slot.market * length, g.seconds + length)
+                if var g = group, g.hour == hour, g.end == pieceStart, g.first.currency == slot.currency, g.first.basis == slot.basis {
+                    if g.first.level != slot.level { g.first.level = nil }
+                    group = (hour, g.first, pieceEnd, g.weighted + slot.market * length, g.seconds + length)
                 } else {
                     flush()
-                    group = (hour, pieceStart, pieceEnd, slot.market * length, length)
+                    var first = slot
+                    first.start = pieceStart
+                    group = (hour, first, pieceEnd, slot.market * length, length)
                 }
                 pieceStart = pieceEnd
             }

@@ -6,7 +6,7 @@ public enum SlotProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// A price that is NaN or infinite.
     case nonFinite(at: Date)
     /// A price beyond ±`limit` EUR/kWh.
-    case outOfRange(price: Double, at: Date, limit: Double)
+    case outOfRange(price: Double, at: Date, limit: Double, currency: Currency)
     /// A slot whose end is not after its start.
     case emptySlot(at: Date)
     /// A slot shorter than one second, the shortest the store keeps apart.
@@ -22,8 +22,8 @@ public enum SlotProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .nonFinite(at): "price at \(ISO8601.utc(at)) is not a finite number"
-        case let .outOfRange(price, at, limit):
-            "price \(DecimalFormat.string(price)) EUR/kWh at \(ISO8601.utc(at)) is beyond ±\(DecimalFormat.string(limit))"
+        case let .outOfRange(price, at, limit, currency):
+            "price \(DecimalFormat.string(price)) \(currency)/kWh at \(ISO8601.utc(at)) is beyond ±\(DecimalFormat.string(limit))"
         case let .emptySlot(at): "slot at \(ISO8601.utc(at)) ends before it starts"
         case let .tooShort(at, seconds):
             "slot at \(ISO8601.utc(at)) lasts \(DecimalFormat.string(seconds, decimals: 3)) s; slots must last at least 1 second"
@@ -81,8 +81,9 @@ extension Array where Element == PriceSlot {
     /// Longest slot accepted from any source, in seconds: a day.
     public static var longestSlot: Double { 86_400 }
 
-    /// Checks that slots lie in `window`, have finite prices within ±10 EUR/kWh, last a second to a
-    /// day, and are sorted and non-overlapping.
+    /// Checks that slots lie in `window`, have finite prices within ±10 EUR/kWh (or as much in their
+    /// own currency, see ``Currency/priceLimit``), last a second to a day, and are sorted and
+    /// non-overlapping.
     public func validated(within window: SlotWindow = .plausible) throws(SlotProblem) -> [PriceSlot] {
         var previousEnd = Date.distantPast
         for slot in self {
@@ -90,8 +91,9 @@ extension Array where Element == PriceSlot {
                 throw .outsideWindow(at: window.contains(slot.start) ? slot.end : slot.start, window: window)
             }
             guard slot.market.isFinite else { throw .nonFinite(at: slot.start) }
-            guard abs(slot.market) <= Self.priceLimit else {
-                throw .outOfRange(price: slot.market, at: slot.start, limit: Self.priceLimit)
+            let limit = slot.currency == .eur ? Self.priceLimit : slot.currency.priceLimit
+            guard abs(slot.market) <= limit else {
+                throw .outOfRange(price: slot.market, at: slot.start, limit: limit, currency: slot.currency)
             }
             guard slot.end > slot.start else { throw .emptySlot(at: slot.start) }
             guard slot.duration >= 1 else { throw .tooShort(at: slot.start, seconds: slot.duration) }

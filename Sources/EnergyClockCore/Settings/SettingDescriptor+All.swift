@@ -14,7 +14,7 @@ extension SettingDescriptor {
         .flag(.vatOnNegative, \.vatOnNegative, entity: Entity(component: .switch, name: "VAT on negative prices", step: nil, unit: .none)),
         .choice(.currency, \.currency, ["EUR"] + ExchangeRates.ecbCurrencies, entity: select("Currency"), addOn: true),
         .cases(.resolution, \.resolution, entity: select("Resolution")),
-        .choice(.zone, \.zone, BiddingZone.all.map(\.code), entity: select("Bidding zone"), addOn: true),
+        .choice(.zone, \.zone, BiddingZone.codes, entity: select("Bidding zone"), addOn: true),
         .stored(.fallbackSources, \.fallbackSources, .sourceList, addOn: true, wrap: SettingValue.list) {
             if case let .list(v) = $0 { v } else { nil }
         },
@@ -43,6 +43,8 @@ extension SettingDescriptor {
                 guard case let .jobs(changes) = value else { return }
                 for (name, change) in changes { settings.jobs[name] = change.map { $0.applied(to: settings.jobs[name]) } }
             }),
+        .text(.octopusProduct, \.octopusProduct, .productCode),
+        .choice(.octopusRegion, \.octopusRegion, [""] + OctopusSource.regions, addOn: true),
     ]
 
     /// The descriptors by field.

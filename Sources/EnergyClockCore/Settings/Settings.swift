@@ -89,6 +89,12 @@ public struct Settings: Sendable, Hashable {
     public var forecastStep = 30
     /// The jobs planned into this profile's cheapest slots, by name.
     public var jobs: [String: Job] = [:]
+    /// The Octopus product whose unit rates the `octopus` source reads: Agile for buying, Agile
+    /// Outgoing for selling.
+    public var octopusProduct = "AGILE-24-10-01"
+    /// The Great Britain region (the GSP group letter at the end of an Octopus tariff code, `A`…`P`);
+    /// empty until set, as each region has its own prices.
+    public var octopusRegion = ""
 
     /// The settings of a fresh installation.
     public static let defaults = Settings(

@@ -58,6 +58,10 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case forecastStep = "forecast_step"
     /// Named jobs to plan into the cheapest slots.
     case jobs
+    /// The Octopus product code of the `octopus` source.
+    case octopusProduct = "octopus_product"
+    /// The Great Britain region letter of the `octopus` source.
+    case octopusRegion = "octopus_region"
 
     /// The shape of a field's value.
     public enum Kind: Sendable, Equatable {
@@ -81,6 +85,8 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case gridFee
         /// Jobs by name, each an object of the fields to set, or `null` to delete it.
         case jobs
+        /// A product code: 1 to 40 capital letters, digits and hyphens.
+        case productCode
     }
 }
 

@@ -8,8 +8,10 @@ extension PriceStore {
     /// 1: settings, prices and fetches (stores from before versioning read as 0 and hold this
     /// layout). 2: the topics an outer layer last published. 3: euro exchange rates by day. 4: those
     /// topics become one of the named notes that outer layers keep (`notes`), which the core gives
-    /// no meaning. 5: the profiles after the first, by name and position.
-    public static let schemaVersion: Int64 = 5
+    /// no meaning. 5: the profiles after the first, by name and position. 6: each price keeps the
+    /// currency it was quoted in, its basis and the source's level (the prices before are EUR
+    /// market prices without a level).
+    public static let schemaVersion: Int64 = 6
 
     /// Why a store file could not be opened.
     enum OpenFailure: Error {
@@ -89,6 +91,11 @@ extension PriceStore {
         DROP TABLE IF EXISTS retained_topics;
         """,
         "CREATE TABLE IF NOT EXISTS profiles (name TEXT PRIMARY KEY, position INTEGER NOT NULL, json TEXT NOT NULL) WITHOUT ROWID;",
+        """
+        ALTER TABLE prices ADD COLUMN currency TEXT NOT NULL DEFAULT 'EUR';
+        ALTER TABLE prices ADD COLUMN basis INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE prices ADD COLUMN level INTEGER;
+        """,
     ]
 
     /// The settings JSON of a damaged store, if it can still be read.

@@ -143,18 +143,28 @@ public final class PriceStore {
     }
 
     /// Cached slots of `source` that overlap `interval`, sorted.
+    ///
+    /// A row whose currency, basis or level this build does not know is left out rather than read
+    /// as something else.
     public func slots(source: String, overlapping interval: DateInterval) throws(StoreError) -> [PriceSlot] {
         var slots: [PriceSlot] = []
         try db.query(
-            #"SELECT start, "end", market FROM prices WHERE source = ? AND "end" > ? AND start < ? ORDER BY start"#,
+            #"SELECT start, "end", market, currency, basis, level FROM prices WHERE source = ? AND "end" > ? AND start < ? ORDER BY start"#,
             [.text(source), .integer(Self.seconds(interval.start)), .integer(Self.seconds(interval.end))],
             action: "read prices of \(URLRedaction.redacted(source))"
         ) { row in
+            guard let currency = Currency(row.text(3)), let basis = row.byte(4).flatMap(PriceBasis.init(rawValue:))
+            else { return }
+            var level: PriceLevel?
+            if !row.isNull(5) {
+                guard let known = row.byte(5).flatMap(PriceLevel.init(rawValue:)) else { return }
+                level = known
+            }
             slots.append(
                 PriceSlot(
                     start: Date(timeIntervalSince1970: Double(row.integer(0))),
                     end: Date(timeIntervalSince1970: Double(row.integer(1))),
-                    market: row.real(2)
+                    market: row.real(2), currency: currency, basis: basis, level: level
                 ))
         }
         return slots
@@ -170,8 +180,12 @@ public final class PriceStore {
                     action: "replace prices of \(URLRedaction.redacted(source))")
                 for slot in slots {
                     try db.query(
-                        #"INSERT INTO prices (source, start, "end", market) VALUES (?, ?, ?, ?)"#,
-                        [.text(source), .integer(Self.seconds(slot.start)), .integer(Self.seconds(slot.end)), .real(slot.market)],
+                        #"INSERT INTO prices (source, start, "end", market, currency, basis, level) VALUES (?, ?, ?, ?, ?, ?, ?)"#,
+                        [
+                            .text(source), .integer(Self.seconds(slot.start)), .integer(Self.seconds(slot.end)), .real(slot.market),
+                            .text(slot.currency.code), .integer(Int64(slot.basis.rawValue)),
+                            slot.level.map { .integer(Int64($0.rawValue)) } ?? .null,
+                        ],
                         action: "save prices of \(URLRedaction.redacted(source))")
                 }
             }

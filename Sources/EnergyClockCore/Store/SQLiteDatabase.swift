@@ -64,6 +64,7 @@ final class SQLiteDatabase {
         case integer(Int64)
         case real(Double)
         case text(String)
+        case null
     }
 
     /// Runs `sql` with `values` bound in order, calling `row` for each result row.
@@ -79,6 +80,7 @@ final class SQLiteDatabase {
             case let .integer(v): sqlite3_bind_int64(statement, index, v)
             case let .real(v): sqlite3_bind_double(statement, index, v)
             case let .text(v): sqlite3_bind_text(statement, index, v, -1, SQLITE_TRANSIENT)
+            case .null: sqlite3_bind_null(statement, index)
             }
         }
         while true {
@@ -103,6 +105,9 @@ final class SQLiteDatabase {
         let statement: OpaquePointer?
         func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
         func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+        /// The column as a byte, or nil when it holds a number outside 0…255.
+        func byte(_ column: Int32) -> UInt8? { UInt8(exactly: integer(column)) }
         func text(_ column: Int32) -> String {
             sqlite3_column_text(statement, column).map { String(cString: $0) } ?? ""
         }

@@ -51,6 +51,16 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The JSON type's name, for error messages.
+    /// The member `key` of an object; nil for a missing member or a value that is not an object.
+    public subscript(key: String) -> JSONValue? {
+        if case let .object(members) = self { members[key] } else { nil }
+    }
+
+    /// The text of a string; nil for any other value.
+    public var string: String? {
+        if case let .string(text) = self { text } else { nil }
+    }
+
     public var typeName: String {
         switch self {
         case .null: "null"

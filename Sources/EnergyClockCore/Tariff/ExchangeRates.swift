@@ -60,6 +60,14 @@ public struct ExchangeRates: Sendable, Hashable {
         return list[index].rate
     }
 
+    /// What one unit of `from` is worth in `to` on `day`: exactly 1 when they are the same, so a
+    /// price shown in the currency it was quoted in is never touched; else through the euro.
+    public func conversion(from: Currency, to: String, on day: LocalDay) -> Double? {
+        guard from.code != to else { return 1 }
+        guard let target = rate(to, on: day), let source = rate(from.code, on: day) else { return nil }
+        return target / source
+    }
+
     /// The newest day with any rate.
     public var latestDay: LocalDay? { table.values.compactMap { $0.last?.day }.max() }
 

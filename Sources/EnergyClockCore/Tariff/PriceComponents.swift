@@ -32,23 +32,31 @@ public struct PriceComponents: Sendable, Hashable {
     /// out on this number, so a band always agrees with the price a user reads.
     public var total: Double { DecimalFormat.rounded(market + markup + surcharge + gridFee + vat, decimals: decimals) }
 
-    /// The parts of the price of a kWh at `market` (in the user's currency) with `gridFee` due.
+    /// The parts of the price of a kWh at `market` (in the user's currency, on `basis`) with
+    /// `gridFee` due.
     ///
-    /// Bought (`kind: import`): `(market × (1 + markup) + surcharge + grid_fee) × (1 + vat)`.
+    /// Bought (`kind: import`): `(market × (1 + markup) + surcharge + grid_fee) × (1 + vat)`. A
+    /// supplier's tariff (``PriceBasis/tariff``) has its margin in it: `(tariff + grid_fee) × (1 + vat)`.
+    /// A retail price (``PriceBasis/retail``) is what the household pays already: `retail + grid_fee`.
     /// Sold (`kind: export`): `market × export_factor + export_fee`, with VAT only under
     /// `export_vat`; ``markup`` holds `market × (export_factor − 1)` and ``surcharge`` the fee. Under
     /// `export_negative: zero` a slot whose market price is negative pays nothing: every part but
     /// the market price is zero, and ``markup`` takes the market price back out.
-    public init(market: Double, gridFee: Double, settings: Settings) {
+    public init(market: Double, basis: PriceBasis = .market, gridFee: Double, settings: Settings) {
         if settings.kind == .export {
             self.init(exportAt: market, settings: settings)
             return
         }
-        let markup = market * settings.markupPercent / 100
-        let beforeVAT = market + markup + settings.surcharge + gridFee
+        if basis == .retail {
+            self.init(market: market, markup: 0, surcharge: 0, gridFee: gridFee, vat: 0, decimals: settings.priceDecimals)
+            return
+        }
+        let markup = basis == .market ? market * settings.markupPercent / 100 : 0
+        let surcharge = basis == .market ? settings.surcharge : 0
+        let beforeVAT = market + markup + surcharge + gridFee
         let taxed = beforeVAT >= 0 || settings.vatOnNegative
         self.init(
-            market: market, markup: markup, surcharge: settings.surcharge, gridFee: gridFee,
+            market: market, markup: markup, surcharge: surcharge, gridFee: gridFee,
             vat: taxed ? beforeVAT * settings.vatPercent / 100 : 0, decimals: settings.priceDecimals)
     }
 

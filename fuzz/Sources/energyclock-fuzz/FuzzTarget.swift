@@ -14,7 +14,7 @@ enum FuzzTarget: String, CaseIterable {
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
     static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
     /// Real sources that are never asked: only their checks of settings run.
-    static let catalog = SourceRegistry.catalog(baseURLs: [:], token: nil, http: HTTPClient(timeout: 1))
+    static let catalog = SourceRegistry.catalog(baseURLs: [:], tokens: SourceTokens(), http: HTTPClient(timeout: 1))
 
     func run(_ bytes: [UInt8]) {
         switch self {

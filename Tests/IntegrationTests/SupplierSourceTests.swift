@@ -1,0 +1,176 @@
+import Synchronization
+import EnergyClockCore
+import EnergyClockPublisher
+import EnergyClockTesting
+import Foundation
+import MQTTClient
+import Testing
+
+/// Octopus Agile and Tibber end to end: over the loopback server, to the retained topics.
+@Suite(.timeLimit(.minutes(1)))
+struct SupplierSourceTests {
+    static let london = LocalCalendar(identifier: "Europe/London")!
+    static let stockholm = LocalCalendar(identifier: "Europe/Stockholm")!
+    static let agilePath = "/v1/products/AGILE-24-10-01/electricity-tariffs/E-1R-AGILE-24-10-01-L/standard-unit-rates/"
+
+    /// The recorded Agile page of region L with its `next` link moved onto `server` (`link`), or removed (nil).
+    static func agilePage(next link: String?) -> [UInt8] {
+        let text = String(decoding: fixture("octopus/agile_region-L_2023-11-07_to_09_page1.json"), as: UTF8.self)
+        let original = #""https://api.octopus.energy/v1/products/AGILE-FLEX-22-11-25/electricity-tariffs/E-1R-AGILE-FLEX-22-11-25-L/standard-unit-rates/?page=2""#
+        return Array(text.replacingOccurrences(of: original, with: link.map { "\"\($0)\"" } ?? "null").utf8)
+    }
+
+    static let octopusSettings: [SettingsField: SettingValue] = [
+        .source: .text("octopus"), .zone: .text("GB"), .octopusRegion: .text("L"), .currency: .text("GBP"), .vatPercent: .number(5),
+        .greenMax: .number(0.15), .yellowMax: .number(0.25), .orangeMax: .number(0.35), .resolution: .text("native"),
+    ]
+
+    /// Waits up to 20 s for a warning or error that contains `text`.
+    static func logs(_ harness: ServiceHarness, _ text: String) async -> Bool {
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if harness.log.messages(atLeast: LogLevel.warning).contains(where: { $0.contains(text) }) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return false
+    }
+
+    @Test func agileFollowsItsPagesAndPublishesOctopussOwnPriceWithVAT() async throws {
+        let broker = try await TestBroker.start()
+        let http = try TestHTTPServer { _ in TestHTTPServer.Response(status: 404) }
+        let page2 = http.baseURL.absoluteString + Self.agilePath + "?page=2"
+        http.respond { target in
+            // Page 2 is the recorded March page: older, as a later page is.
+            if target.hasSuffix("?page=2") { return .json(fixture("octopus/agile_2023-03-28_utc-day_48slots.json")) }
+            if target.hasPrefix(Self.agilePath) { return .json(Self.agilePage(next: page2)) }
+            return TestHTTPServer.Response(status: 404)
+        }
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2023-11-08T12:10:00Z")), settings: Self.octopusSettings,
+            options: PublisherOptions(discovery: HADiscovery(sources: SourceRegistry.ids)), calendar: Self.london)
+        let live = try await TopicRecorder(port: broker.port, filter: "#")
+        let current = try #require(object(await live.wait(for: "energyclock/current") { !$0.isEmpty }))
+        // 12:00Z on 8 Nov 2023: 19.69 p without VAT, 20.6745 p with it, as Octopus publishes.
+        #expect(live.last("energyclock/price") == "0.206745")
+        #expect(current["unit"] as? String == "GBP/kWh" && current["market_currency"] as? String == "GBP")
+        #expect(current["basis"] as? String == "tariff" && current["source"] as? String == "octopus")
+        let first = try #require(http.requests.first { $0.hasPrefix(Self.agilePath) })
+        #expect(first.contains("period_from=2023-11-08T00:00:00Z&period_to=2023-11-09T00:00:00Z"))
+        #expect(http.requests.contains { $0.hasSuffix("?page=2") })
+        let config = try #require(object(await live.wait(for: "homeassistant/sensor/energyclock/price/config")))
+        #expect(config["unit_of_measurement"] as? String == "GBP/kWh")
+        await live.stop()
+        await harness.stop()
+    }
+
+    @Test(arguments: ["loop", "elsewhere"])
+    func aNextLinkThatLoopsOrLeavesTheHostIsRefused(kind: String) async throws {
+        let broker = try await TestBroker.start()
+        let http = try TestHTTPServer { _ in TestHTTPServer.Response(status: 404) }
+        let link = kind == "loop" ? http.baseURL.absoluteString + Self.agilePath + "?page=1" : "http://192.0.2.1/steal?page=2"
+        http.respond { target in target.hasPrefix(Self.agilePath) ? .json(Self.agilePage(next: link)) : TestHTTPServer.Response(status: 404) }
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2023-11-08T12:10:00Z")), settings: Self.octopusSettings,
+            calendar: Self.london)
+        let reason = kind == "loop" ? "a page already read" : "next points away from 127.0.0.1"
+        #expect(await Self.logs(harness, reason))
+        #expect(http.requests.count <= 3)
+        await harness.stop()
+    }
+
+    @Test func tibberPublishesItsAllInPriceAndLevelAndSendsTheTokenOnlyToTibber() async throws {
+        let broker = try await TestBroker.start()
+        let http = try TestHTTPServer { _ in .json(SourceRecoveryTests.tibberToday) }
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2023-04-28T15:10:00+02:00")),
+            settings: [
+                .source: .text("tibber"), .zone: .text("SE3"), .currency: .text("SEK"), .vatPercent: .number(25),
+                .greenMax: .number(1), .yellowMax: .number(1.5), .orangeMax: .number(2),
+            ], calendar: Self.stockholm)
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        let current = try #require(object(await live.wait(for: "energyclock/current") { !$0.isEmpty }))
+        // 15:00 local: Tibber's total 1.3832 SEK, no VAT added to it, and Tibber's own level beside our band.
+        #expect(live.last("energyclock/price") == "1.3832")
+        #expect(current["level"] as? String == "NORMAL" && current["band"] as? String == "yellow")
+        #expect(current["basis"] as? String == "retail" && current["unit"] as? String == "SEK/kWh")
+        let head = try #require(http.heads.first { $0.hasPrefix("POST ") })
+        #expect(head.hasPrefix("POST / ") && head.contains("Authorization: Bearer test-tibber-token"))
+        // Nothing published or logged holds the token.
+        #expect(!live.messages.contains { $0.text.contains("test-tibber-token") })
+        #expect(!harness.log.logged.contains { $0.message.contains("test-tibber-token") })
+        await live.stop()
+        await harness.stop()
+    }
+
+    @Test func anAPIWithoutQuarterHoursIsAskedForHoursInTheSameFetch() async throws {
+        let broker = try await TestBroker.start()
+        let http = try TestHTTPServer { _ in .json(SourceRecoveryTests.tibberToday) }
+        let refusal = Array(#"{"errors":[{"message":"Unknown argument \"resolution\" on field \"priceInfo\" of type \"Subscription\"."}]}"#.utf8)
+        let count = Mutex(0)
+        http.respond { _ in
+            count.withLock { $0 += 1 }
+            return count.withLock { $0 } == 1 ? TestHTTPServer.Response(status: 400, body: refusal) : .json(SourceRecoveryTests.tibberToday)
+        }
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2023-04-28T15:10:00+02:00")),
+            settings: [.source: .text("tibber"), .zone: .text("SE3"), .currency: .text("SEK"), .colorMode: .text("relative")],
+            calendar: Self.stockholm)
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        #expect(await live.wait(for: "energyclock/price") { $0 == "1.3832" } != nil)
+        #expect(count.withLock { $0 } == 2)
+        await live.stop()
+        await harness.stop()
+    }
+
+    @Test func aRefusedTokenIsNamedAndRetriedHourlyNotInAStorm() async throws {
+        let broker = try await TestBroker.start()
+        let cassette = String(decoding: fixture("tibber/vcr_tibber_invalid_token_2024-10-31.yml"), as: UTF8.self)
+        let refused = Cassette.responseBodies(cassette)[0]
+        let http = try TestHTTPServer { _ in TestHTTPServer.Response(status: 400, body: refused) }
+        let clock = ManualClock(start: at("2024-10-31T09:00:00+01:00"))
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: clock,
+            settings: [.source: .text("tibber"), .zone: .text("DE-LU"), .colorMode: .text("relative")])
+        #expect(await Self.logs(harness, "the token was refused"))
+        // Fifty minutes later there has been no second request.
+        #expect(await clock.advance(to: at("2024-10-31T09:50:00+01:00")))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(http.requests.count == 1)
+        #expect(await harness.advance(until: { http.requests.count == 2 }, limit: at("2024-10-31T10:20:00+01:00")))
+        await harness.stop()
+    }
+
+    @Test(arguments: [true, false])
+    func tibberFailsOverToAnotherSourceAndBack(tibberFirst: Bool) async throws {
+        let broker = try await TestBroker.start()
+        // The EUR answer of 22 Aug 2024 (no levels) and a custom list of 0.05 EUR/kWh for that day.
+        let day = (0..<24).map { at("2024-08-21T22:00:00Z").addingTimeInterval(Double($0) * 3600) }
+        let custom = Array(("[" + day.map { "{\"start\":\"\(ISO8601.utc($0))\",\"price\":0.05}" }.joined(separator: ",") + "]").utf8)
+        let chosen = tibberFirst ? "tibber" : "custom"
+        let fallback = tibberFirst ? "custom" : "tibber"
+        let chosenUp = Atomic<Bool>(false)
+        let http = try TestHTTPServer { target in
+            let isCustom = target.hasPrefix("/custom.json")
+            if (isCustom ? "custom" : "tibber") == chosen, !chosenUp.load(ordering: .relaxed) { return TestHTTPServer.Response(status: 503) }
+            return isCustom ? .json(custom) : .json(fixture("tibber/PriceInfoToday_2024-08-22.json"))
+        }
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2024-08-22T10:10:00+02:00")),
+            settings: [
+                .source: .text(chosen), .zone: .text("DE-LU"), .fallbackSources: .list([fallback]), .vatPercent: .number(0),
+                .customURL: .text(http.baseURL.absoluteString + "/custom.json"), .colorMode: .text("relative"),
+            ])
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        func served(by source: String) -> Bool { object(live.last("energyclock/current"))?["source"] as? String == source }
+        // Served by the fallback while the chosen source fails: 10:00 local is 0.1797 at Tibber.
+        #expect(await harness.advance(until: { served(by: fallback) }))
+        let price = { fallback == "custom" ? 0.05 : 0.1797 }()
+        #expect(object(live.last("energyclock/current"))?["market_price"] as? Double == price)
+        // Healed, the chosen source serves again at its next retry.
+        chosenUp.store(true, ordering: .relaxed)
+        #expect(await harness.advance(until: { served(by: chosen) }))
+        #expect(object(live.last("energyclock/current"))?["market_price"] as? Double == (chosen == "custom" ? 0.05 : 0.1797))
+        await live.stop()
+        await harness.stop()
+    }
+}
