@@ -4,8 +4,8 @@
 #
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET …]     default: 60 seconds, every target
 #
-# Targets: settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options,
-# supervisor, health, helper. A crash, a sanitizer
+# Targets: settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber,
+# ecb, options, supervisor, health, helper. A crash, a sanitizer
 # report or a time-out is saved in fuzz/findings/<target>/ and makes the script exit 1; replay
 # one with ENERGYCLOCK_FUZZ_TARGET=<target> <binary> <file>.
 set -euo pipefail
@@ -16,7 +16,7 @@ ensure_build_environment
 seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(settings profiles plans plannote energyzero entsoe awattar energycharts custom nordpool ecb options supervisor health helper)
+[ ${#targets[@]} -eq 0 ] && targets=(settings profiles plans plannote energyzero entsoe awattar energycharts custom nordpool octopus tibber ecb options supervisor health helper)
 
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 swift build "${flags[@]}"
@@ -33,6 +33,8 @@ for target in "${targets[@]}"; do
         energyzero) seeds=("$fixtures/electricity_hour_response.json" "$fixtures/gas_day_response.json") ;;
         entsoe) seeds=("$fixtures"/*.xml "$fixtures"/hostile/entsoe-*.xml) ;;
         nordpool) seeds=("$fixtures"/nordpool/*.json "$fixtures"/hostile/nordpool-*.json) ;;
+        octopus) seeds=("$fixtures"/octopus/*.json) ;;
+        tibber) seeds=("$fixtures"/tibber/PriceInfoToday_2024-08-22.json "seeds/tibber") ;;
         ecb) seeds=("$fixtures"/ecb/*.xml "$fixtures"/hostile/ecb-*.xml) ;;
         *) seeds=("seeds/$target") ;;
     esac

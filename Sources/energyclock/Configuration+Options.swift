@@ -29,7 +29,8 @@ enum SourceOptions {
     static let maxBodyBytes = Option.integer(
         "max-body-bytes", "BYTES", "largest price response accepted", in: 1024...(256 << 20), default: 8 << 20)
 
-    static let specs = sourceURLs.map(\.option.spec) + [entsoeTokenFile.spec, tibberTokenFile.spec, ecbURL.spec, fetchTimeout.spec, maxBodyBytes.spec]
+    static let specs =
+        sourceURLs.map(\.option.spec) + [entsoeTokenFile.spec, tibberTokenFile.spec, ecbURL.spec, fetchTimeout.spec, maxBodyBytes.spec]
 }
 
 /// Settings given on the command line, applied over the saved ones at start.
@@ -99,7 +100,8 @@ enum OutputOptions {
 /// How the daemon runs: its fetch timing, its settings at start, what it lets the broker change.
 enum DaemonOptions {
     static let tomorrowHour = Option.integer(
-        "tomorrow-hour", "HOUR", "local hour from which tomorrow's prices are polled, for every source; not given, "
+        "tomorrow-hour", "HOUR",
+        "local hour from which tomorrow's prices are polled, for every source; not given, "
             + "each source's own hour (octopus: 16:00 UK time)", in: 0...23, default: RefreshSchedule.Policy.defaultTomorrowHour)
     static let pollInterval = Option.integer(
         "poll-interval", "SECONDS", "pause between polls for due prices", in: 30...3600, default: 300)

@@ -264,7 +264,8 @@ struct Configuration {
     /// The sources this build knows, configured from the options.
     var catalog: SourceCatalog {
         SourceRegistry.catalog(
-            baseURLs: sourceURLs, tokens: SourceTokens(entsoe: entsoeToken, tibber: tibberToken), http: HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes),
+            baseURLs: sourceURLs, tokens: SourceTokens(entsoe: entsoeToken, tibber: tibberToken),
+            http: HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes),
             ratesURL: ecbURL)
     }
 

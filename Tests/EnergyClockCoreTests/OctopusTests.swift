@@ -13,7 +13,10 @@ import Testing
         let root = try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
         let results = try #require(root["results"] as? [[String: Any]])
         return try results.map {
-            (try #require($0["valid_from"] as? String), try #require($0["value_exc_vat"] as? Double), try #require($0["value_inc_vat"] as? Double))
+            (
+                try #require($0["valid_from"] as? String), try #require($0["value_exc_vat"] as? Double),
+                try #require($0["value_inc_vat"] as? Double)
+            )
         }
     }
 
@@ -51,7 +54,8 @@ import Testing
         for (slot, result) in zip(slots, recorded) {
             let parts = PriceComponents(market: slot.market, basis: slot.basis, gridFee: 0, settings: settings)
             #expect(parts.markup == 0 && parts.surcharge == 0)
-            #expect(DecimalFormat.string(parts.total, decimals: 6) == DecimalFormat.string(result.inc / 100, decimals: 6), "\(result.start)")
+            #expect(
+                DecimalFormat.string(parts.total, decimals: 6) == DecimalFormat.string(result.inc / 100, decimals: 6), "\(result.start)")
         }
     }
 

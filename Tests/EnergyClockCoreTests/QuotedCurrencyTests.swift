@@ -10,7 +10,8 @@ import Testing
 
     /// Nord Pool's own SEK figures for SE3 in `delivery_period_today.json`, by start, per MWh.
     static func nordPoolFigures() throws -> [(start: Date, perMWh: Double)] {
-        let root = try #require(try JSONSerialization.jsonObject(with: Data(fixture("nordpool/delivery_period_today.json"))) as? [String: Any])
+        let root = try #require(
+            try JSONSerialization.jsonObject(with: Data(fixture("nordpool/delivery_period_today.json"))) as? [String: Any])
         #expect(root["currency"] as? String == "SEK")
         let entries = try #require(root["multiAreaEntries"] as? [[String: Any]])
         return try entries.map { entry in
@@ -55,8 +56,10 @@ import Testing
         settings.resolution = .native
         for (currency, factor) in [("EUR", 1 / 12.1), ("NOK", 11.7 / 12.1)] {
             settings.currency = currency
-            let basis = Snapshot.Basis(day: Self.day, calendar: Self.stockholm, settings: settings, slots: slots, rates: Self.otherDaysRates())
-            let first = try #require(basis.snapshot(at: at("2025-10-01T10:00:00Z"), source: "nordpool", stale: false, updatedAt: nil).today.first)
+            let basis = Snapshot.Basis(
+                day: Self.day, calendar: Self.stockholm, settings: settings, slots: slots, rates: Self.otherDaysRates())
+            let first = try #require(
+                basis.snapshot(at: at("2025-10-01T10:00:00Z"), source: "nordpool", stale: false, updatedAt: nil).today.first)
             #expect(abs(first.components.market - first.slot.market * factor) < 1e-12, "\(currency)")
         }
         // Without a SEK rate, a EUR profile publishes nothing from SEK prices rather than a guess.
@@ -93,7 +96,11 @@ import Testing
         let store = try PriceStore(directory: directory)
         let all = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 4e9)
         let kept = try store.slots(source: "nordpool/SE3", overlapping: all)
-        #expect(kept == [PriceSlot(start: Date(timeIntervalSince1970: 1_768_435_200), end: Date(timeIntervalSince1970: 1_768_438_800), market: 0.0512)])
+        #expect(
+            kept == [
+                PriceSlot(
+                    start: Date(timeIntervalSince1970: 1_768_435_200), end: Date(timeIntervalSince1970: 1_768_438_800), market: 0.0512)
+            ])
         #expect(kept.first?.currency == .eur && kept.first?.basis == .market && kept.first?.level == nil)
         #expect(try store.slots(source: "energyzero", overlapping: all).map(\.market) == [0.12])
         // What a source quoted comes back as it was saved.
@@ -105,7 +112,8 @@ import Testing
         store.close()
         #expect(try sqlite(path, "PRAGMA user_version") == ["\(PriceStore.schemaVersion)"])
         // A row with a currency or level this build does not know is left out, not read as another.
-        try sqlite(path, "UPDATE prices SET currency = 'XBT' WHERE source = 'energyzero'; UPDATE prices SET level = 9 WHERE source = 'tibber';")
+        try sqlite(
+            path, "UPDATE prices SET currency = 'XBT' WHERE source = 'energyzero'; UPDATE prices SET level = 9 WHERE source = 'tibber';")
         let again = try PriceStore(directory: directory)
         #expect(try again.slots(source: "energyzero", overlapping: all).isEmpty)
         #expect(try again.slots(source: "tibber", overlapping: all).isEmpty)
@@ -121,7 +129,9 @@ import Testing
                 start: t.addingTimeInterval(minutes * 60), end: t.addingTimeInterval((minutes + 15) * 60), market: price, currency: sek,
                 basis: .retail, level: level)
         }
-        let quarters = [slot(0, 1, .cheap), slot(15, 2, .cheap), slot(30, 3, .cheap), slot(45, 4, .cheap), slot(60, 1, .cheap), slot(75, 1, .normal)]
+        let quarters = [
+            slot(0, 1, .cheap), slot(15, 2, .cheap), slot(30, 3, .cheap), slot(45, 4, .cheap), slot(60, 1, .cheap), slot(75, 1, .normal),
+        ]
         let hours = quarters.at(.hour, in: calendar)
         #expect(hours.count == 2)
         #expect(hours[0].market == 2.5 && hours[0].currency == sek && hours[0].basis == .retail && hours[0].level == .cheap)

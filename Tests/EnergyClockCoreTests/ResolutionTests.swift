@@ -66,7 +66,9 @@ import Testing
             } catch { return error }
         }
         #expect(check([PriceSlot(start: t, end: t.addingTimeInterval(60), market: .nan)]) == .nonFinite(at: t))
-        #expect(check([PriceSlot(start: t, end: t.addingTimeInterval(60), market: 10.5)]) == .outOfRange(price: 10.5, at: t, limit: 10, currency: .eur))
+        #expect(
+            check([PriceSlot(start: t, end: t.addingTimeInterval(60), market: 10.5)])
+                == .outOfRange(price: 10.5, at: t, limit: 10, currency: .eur))
         #expect(check([PriceSlot(start: t, end: t, market: 0.1)]) == .emptySlot(at: t))
         let overlap = [
             PriceSlot(start: t, end: t.addingTimeInterval(120), market: 0.1),

@@ -85,8 +85,14 @@ import Testing
         let text = String(decoding: try Self.body("vcr_prices_current_2023-04-28.yml", 1), as: UTF8.self)
         for (body, reason) in [
             (text.replacingOccurrences(of: #""total":1.3832"#, with: #""total":"1.3832""#), "total is a string"),
-            (text.replacingOccurrences(of: #""startsAt":"2023-04-28T15:00:00.000+02:00""#, with: #""startsAt":"soon""#), "not an ISO 8601 time"),
-            (text.replacingOccurrences(of: #""currency":"SEK","level":"VERY_CHEAP""#, with: #""currency":"NOK","level":"VERY_CHEAP""#), "the others in"),
+            (
+                text.replacingOccurrences(of: #""startsAt":"2023-04-28T15:00:00.000+02:00""#, with: #""startsAt":"soon""#),
+                "not an ISO 8601 time"
+            ),
+            (
+                text.replacingOccurrences(of: #""currency":"SEK","level":"VERY_CHEAP""#, with: #""currency":"NOK","level":"VERY_CHEAP""#),
+                "the others in"
+            ),
             (text.replacingOccurrences(of: #""currency":"SEK""#, with: #""currency":"XBT""#), "not a known currency"),
             (text.replacingOccurrences(of: #""total":1.3832"#, with: #""total":1e300"#), "beyond"),
             (text.replacingOccurrences(of: #""viewer""#, with: #""watcher""#), "no data.viewer.homes"),

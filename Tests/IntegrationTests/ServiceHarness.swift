@@ -36,7 +36,8 @@ final class ServiceHarness: Sendable {
         let client = HTTPClient(timeout: fetchTimeout)
         // Every source of the registry, all at the loopback server.
         let catalog = SourceRegistry.catalog(
-            baseURLs: Dictionary(uniqueKeysWithValues: SourceRegistry.ids.map { ($0, http.baseURL) }), tokens: SourceTokens(entsoe: "test-token", tibber: "test-tibber-token"),
+            baseURLs: Dictionary(uniqueKeysWithValues: SourceRegistry.ids.map { ($0, http.baseURL) }),
+            tokens: SourceTokens(entsoe: "test-token", tibber: "test-tibber-token"),
             http: client, ratesURL: http.baseURL.appendingPathComponent("eurofxref-daily.xml"))
         let mqtt = MQTTOptions(
             host: "127.0.0.1", port: broker.port, clientID: "energyclock-test-\(UUID().uuidString)", version: version,

@@ -34,7 +34,11 @@ struct SourceRecoveryTests {
     /// source does not follow off its own host) is null.
     static let agilePage = Array(
         String(decoding: fixture("octopus/agile_region-L_2023-11-07_to_09_page1.json"), as: UTF8.self)
-            .replacingOccurrences(of: #""next": "https://api.octopus.energy/v1/products/AGILE-FLEX-22-11-25/electricity-tariffs/E-1R-AGILE-FLEX-22-11-25-L/standard-unit-rates/?page=2""#, with: #""next": null"#).utf8)
+            .replacingOccurrences(
+                of:
+                    #""next": "https://api.octopus.energy/v1/products/AGILE-FLEX-22-11-25/electricity-tariffs/E-1R-AGILE-FLEX-22-11-25-L/standard-unit-rates/?page=2""#,
+                with: #""next": null"#
+            ).utf8)
 
     /// Tibber's recorded Swedish answer, edited: `tomorrow` is empty, as before 13:00.
     static let tibberToday: [UInt8] = {

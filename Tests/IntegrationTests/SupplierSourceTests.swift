@@ -1,9 +1,9 @@
-import Synchronization
 import EnergyClockCore
 import EnergyClockPublisher
 import EnergyClockTesting
 import Foundation
 import MQTTClient
+import Synchronization
 import Testing
 
 /// Octopus Agile and Tibber end to end: over the loopback server, to the retained topics.
@@ -16,7 +16,8 @@ struct SupplierSourceTests {
     /// The recorded Agile page of region L with its `next` link moved onto `server` (`link`), or removed (nil).
     static func agilePage(next link: String?) -> [UInt8] {
         let text = String(decoding: fixture("octopus/agile_region-L_2023-11-07_to_09_page1.json"), as: UTF8.self)
-        let original = #""https://api.octopus.energy/v1/products/AGILE-FLEX-22-11-25/electricity-tariffs/E-1R-AGILE-FLEX-22-11-25-L/standard-unit-rates/?page=2""#
+        let original =
+            #""https://api.octopus.energy/v1/products/AGILE-FLEX-22-11-25/electricity-tariffs/E-1R-AGILE-FLEX-22-11-25-L/standard-unit-rates/?page=2""#
         return Array(text.replacingOccurrences(of: original, with: link.map { "\"\($0)\"" } ?? "null").utf8)
     }
 
@@ -68,7 +69,8 @@ struct SupplierSourceTests {
         let broker = try await TestBroker.start()
         let http = try TestHTTPServer { _ in TestHTTPServer.Response(status: 404) }
         let link = kind == "loop" ? http.baseURL.absoluteString + Self.agilePath + "?page=1" : "http://192.0.2.1/steal?page=2"
-        http.respond { target in target.hasPrefix(Self.agilePath) ? .json(Self.agilePage(next: link)) : TestHTTPServer.Response(status: 404) }
+        http.respond { target in target.hasPrefix(Self.agilePath) ? .json(Self.agilePage(next: link)) : TestHTTPServer.Response(status: 404)
+        }
         let harness = try ServiceHarness(
             broker: broker, http: http, clock: ManualClock(start: at("2023-11-08T12:10:00Z")), settings: Self.octopusSettings,
             calendar: Self.london)
@@ -105,7 +107,8 @@ struct SupplierSourceTests {
     @Test func anAPIWithoutQuarterHoursIsAskedForHoursInTheSameFetch() async throws {
         let broker = try await TestBroker.start()
         let http = try TestHTTPServer { _ in .json(SourceRecoveryTests.tibberToday) }
-        let refusal = Array(#"{"errors":[{"message":"Unknown argument \"resolution\" on field \"priceInfo\" of type \"Subscription\"."}]}"#.utf8)
+        let refusal = Array(
+            #"{"errors":[{"message":"Unknown argument \"resolution\" on field \"priceInfo\" of type \"Subscription\"."}]}"#.utf8)
         let count = Mutex(0)
         http.respond { _ in
             count.withLock { $0 += 1 }
@@ -151,7 +154,9 @@ struct SupplierSourceTests {
         let chosenUp = Atomic<Bool>(false)
         let http = try TestHTTPServer { target in
             let isCustom = target.hasPrefix("/custom.json")
-            if (isCustom ? "custom" : "tibber") == chosen, !chosenUp.load(ordering: .relaxed) { return TestHTTPServer.Response(status: 503) }
+            if (isCustom ? "custom" : "tibber") == chosen, !chosenUp.load(ordering: .relaxed) {
+                return TestHTTPServer.Response(status: 503)
+            }
             return isCustom ? .json(custom) : .json(fixture("tibber/PriceInfoToday_2024-08-22.json"))
         }
         let harness = try ServiceHarness(

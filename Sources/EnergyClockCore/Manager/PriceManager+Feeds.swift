@@ -46,6 +46,12 @@ extension PriceManager {
             do { feed.updatedAt = try store.lastSuccess(source: key) } catch { logger.error("\(error)") }
             feeds[key] = feed
             logger.info("loaded \(feed.slots.count) cached slots of \(URLRedaction.redacted(key))")
+            if let zone = catalog[settings.source]?.nextDayPublication?.calendar.timeZone.identifier, zone != calendar.timeZone.identifier {
+                // Octopus's prices are for UK days; the daemon's days are those of its --timezone.
+                logger.warning(
+                    "\(settings.source) publishes its prices by the days of \(zone), but energyclock runs in \(calendar.timeZone.identifier): "
+                        + "start it with --timezone \(zone) so that today and tomorrow are its days")
+            }
             if starting { feeds[key]!.schedule.requestFetchIfNeeded(need(key, at: clock.now)) } else { feeds[key]!.schedule.requestFetch() }
             changed = true
         }
@@ -72,7 +78,8 @@ extension PriceManager {
         let today = calendar.day(containing: now)
         return RefreshSchedule.Need(
             today: !feed.slots.covers(calendar.interval(of: today)),
-            tomorrow: now >= publicationTime(on: today, of: feed.source) && !feed.slots.covers(calendar.interval(of: today.adding(days: 1))),
+            tomorrow: now >= publicationTime(on: today, of: feed.source)
+                && !feed.slots.covers(calendar.interval(of: today.adding(days: 1))),
             chosenSource: !profileNames(on: key).contains { fallbacks[$0] != nil },
             stale: feed.stale
         )

@@ -97,7 +97,9 @@ public struct NordPoolSource: PriceSource {
         switch root["currency"] {
         case nil: currency = .eur
         case let .string(code)?:
-            guard let known = Currency(code) else { throw fail("prices in \(Quote.json(code, limit: 10)), a currency energyclock does not know") }
+            guard let known = Currency(code) else {
+                throw fail("prices in \(Quote.json(code, limit: 10)), a currency energyclock does not know")
+            }
             currency = known
         case let other?:
             throw fail("currency is \(other.typeName)")

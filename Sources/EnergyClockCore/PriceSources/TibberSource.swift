@@ -123,7 +123,9 @@ public struct TibberSource: PriceSource {
                 guard case let .string(code)? = item["currency"], let named = Currency(code) else {
                     throw fail(.malformed("\(place).currency is \(item["currency"]?.text ?? "missing"), not a known currency"))
                 }
-                guard currency == nil || currency == named else { throw fail(.malformed("\(place) is in \(named), the others in \(currency!)")) }
+                guard currency == nil || currency == named else {
+                    throw fail(.malformed("\(place) is in \(named), the others in \(currency!)"))
+                }
                 currency = named
                 // A level energyclock does not know is left out, not guessed.
                 let level = item["level"]?.string.flatMap(PriceLevel.init(name:))

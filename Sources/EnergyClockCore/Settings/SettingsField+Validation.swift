@@ -70,7 +70,8 @@ extension SettingsField {
             let allowed = text.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
             guard (1...40).contains(text.utf8.count), allowed else {
                 throw .outOfRange(
-                    field: rawValue, value: Quote.json(text, limit: 60), allowed: "1 to 40 capital letters, digits and hyphens, e.g. AGILE-24-10-01")
+                    field: rawValue, value: Quote.json(text, limit: 60),
+                    allowed: "1 to 40 capital letters, digits and hyphens, e.g. AGILE-24-10-01")
             }
             return .text(text)
         case .palette:

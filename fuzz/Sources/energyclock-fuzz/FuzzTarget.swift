@@ -8,8 +8,8 @@ import Foundation
 /// Each must return or throw its own typed error for any input; a crash, a sanitizer report or
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
-    case settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, ecb, options, supervisor, health,
-        helper
+    case settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber, ecb, options,
+        supervisor, health, helper
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
     static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -63,6 +63,10 @@ enum FuzzTarget: String, CaseIterable {
         case .energycharts: _ = try? EnergyChartsSource.parse(bytes)
         case .custom: _ = try? CustomSource.parse(bytes)
         case .nordpool: _ = try? NordPoolSource.parse(bytes, area: "SE3")
+        case .octopus: _ = try? OctopusSource.parse(bytes)
+        case .tibber:
+            _ = try? TibberSource.parse(bytes)
+            _ = try? TibberSource.parse(bytes, status: 400)
         case .ecb: _ = try? ExchangeRates.parseECB(bytes)
         case .options: _ = try? AddOnOptions.environment(fromOptions: bytes, into: ["TZ": "Europe/Amsterdam"])
         case .supervisor: _ = try? AddOnOptions.broker(fromSupervisorAnswer: bytes, status: 200, into: ["SUPERVISOR_TOKEN": "t"])
