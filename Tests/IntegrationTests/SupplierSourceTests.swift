@@ -26,11 +26,11 @@ struct SupplierSourceTests {
         .greenMax: .number(0.15), .yellowMax: .number(0.25), .orangeMax: .number(0.35), .resolution: .text("native"),
     ]
 
-    /// Waits up to 20 s for a warning or error that contains `text`.
+    /// Waits up to 20 s for a line logged at info or above that contains `text`.
     static func logs(_ harness: ServiceHarness, _ text: String) async -> Bool {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if harness.log.messages(atLeast: LogLevel.warning).contains(where: { $0.contains(text) }) { return true }
+            if harness.log.messages(atLeast: LogLevel.info).contains(where: { $0.contains(text) }) { return true }
             try? await Task.sleep(for: .milliseconds(5))
         }
         return false
@@ -78,6 +78,21 @@ struct SupplierSourceTests {
         #expect(await Self.logs(harness, reason))
         #expect(http.requests.count <= 3)
         await harness.stop()
+    }
+
+    @Test func agileOnADaemonThatDoesNotRunOnUKDaysSaysHowToFixIt() async throws {
+        let broker = try await TestBroker.start()
+        let http = try TestHTTPServer { _ in .json(Self.agilePage(next: nil)) }
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2023-11-08T12:10:00Z")), settings: Self.octopusSettings)
+        #expect(await Self.logs(harness, "start it with --timezone Europe/London"))
+        await harness.stop()
+        let london = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2023-11-08T12:10:00Z")), settings: Self.octopusSettings,
+            calendar: Self.london)
+        #expect(await Self.logs(london, "loaded"))
+        #expect(!london.log.logged.contains { $0.message.contains("--timezone") })
+        await london.stop()
     }
 
     @Test func tibberPublishesItsAllInPriceAndLevelAndSendsTheTokenOnlyToTibber() async throws {

@@ -30,8 +30,8 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         case malformed(String)
         /// The prices themselves are wrong.
         case invalidSlots(SlotProblem)
-        /// The server refused the token it was given (HTTP status and its reason): asking again
-        /// soon would only be refused again, so it is retried slowly.
+        /// The server refused the token it was given (HTTP status and its reason), or there is none to
+        /// give (status 0): asking again soon would only be refused again, so it is retried slowly.
         case credentialsRefused(status: Int, reason: String)
     }
 
@@ -62,7 +62,7 @@ public struct SourceError: Error, Sendable, Equatable, CustomStringConvertible {
             case .emptyBody: "empty response body"
             case let .malformed(reason): "unreadable response: \(reason)"
             case let .invalidSlots(problem): "invalid prices: \(problem)"
-            case let .credentialsRefused(status, reason): "HTTP \(status): \(reason)"
+            case let .credentialsRefused(status, reason): status > 0 ? "HTTP \(status): \(reason)" : reason
             }
         return "\(source): \(what)"
     }
