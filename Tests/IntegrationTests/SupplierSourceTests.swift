@@ -193,4 +193,62 @@ struct SupplierSourceTests {
         await live.stop()
         await harness.stop()
     }
+
+    /// The recorded 48 Agile half hours of 28 March 2023, re-dated onto the London day of `day`
+    /// (edited variant: only `valid_from` and `valid_to` changed), newest first as the API sends them.
+    static func agileDay(startingAt start: Date) throws -> [UInt8] {
+        var root = try #require(
+            try JSONSerialization.jsonObject(with: Data(fixture("octopus/agile_2023-03-28_utc-day_48slots.json"))) as? [String: Any])
+        let results = try #require(root["results"] as? [[String: Any]])
+        root["results"] = results.enumerated().map { index, result in
+            var moved = result
+            let from = start.addingTimeInterval(Double(results.count - 1 - index) * 1800)
+            moved["valid_from"] = ISO8601.utc(from)
+            moved["valid_to"] = ISO8601.utc(from.addingTimeInterval(1800))
+            return moved
+        }
+        return Array(try JSONSerialization.data(withJSONObject: root))
+    }
+
+    @Test(arguments: [true, false])
+    func octopusFailsOverToAnotherSourceAndBack(octopusFirst: Bool) async throws {
+        let broker = try await TestBroker.start()
+        // 9 May 2025 in London (BST): the ECB's recorded rates of that day price the custom list's
+        // 0.05 EUR/kWh at 0.042385 GBP.
+        let dayStart = at("2025-05-08T23:00:00Z")
+        let agile = try Self.agileDay(startingAt: dayStart)
+        let hours = (0..<24).map { dayStart.addingTimeInterval(Double($0) * 3600) }
+        let custom = Array(("[" + hours.map { "{\"start\":\"\(ISO8601.utc($0))\",\"price\":0.05}" }.joined(separator: ",") + "]").utf8)
+        let chosen = octopusFirst ? "octopus" : "custom"
+        let fallback = octopusFirst ? "custom" : "octopus"
+        let chosenUp = Atomic<Bool>(false)
+        let http = try TestHTTPServer { target in
+            if target.hasPrefix("/eurofxref-daily.xml") {
+                return TestHTTPServer.Response(contentType: "text/xml", body: fixture("ecb/eurofxref-daily_2025-05-09.xml"))
+            }
+            let isCustom = target.hasPrefix("/custom.json")
+            guard isCustom || target.hasPrefix(Self.agilePath) else { return TestHTTPServer.Response(status: 404) }
+            if (isCustom ? "custom" : "octopus") == chosen, !chosenUp.load(ordering: .relaxed) {
+                return TestHTTPServer.Response(status: 503)
+            }
+            return .json(isCustom ? custom : agile)
+        }
+        var settings = Self.octopusSettings
+        settings[.source] = .text(chosen)
+        settings[.fallbackSources] = .list([fallback])
+        settings[.customURL] = .text(http.baseURL.absoluteString + "/custom.json")
+        settings[.vatPercent] = .number(0)
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2025-05-09T12:10:00+01:00")), settings: settings,
+            calendar: Self.london)
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        func served(by source: String) -> Bool { object(live.last("energyclock/current"))?["source"] as? String == source }
+        // 12:00 BST is the 25th half hour of the re-dated day: 21.36 p without VAT (the recorded 12:00Z slot).
+        let price = ["octopus": "0.2136", "custom": "0.042385"]
+        #expect(await harness.advance(until: { served(by: fallback) && live.last("energyclock/price") == price[fallback] }))
+        chosenUp.store(true, ordering: .relaxed)
+        #expect(await harness.advance(until: { served(by: chosen) && live.last("energyclock/price") == price[chosen] }))
+        await live.stop()
+        await harness.stop()
+    }
 }
