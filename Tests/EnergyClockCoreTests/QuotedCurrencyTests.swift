@@ -70,6 +70,18 @@ import Testing
         #expect(ExchangeRates().conversion(from: Currency("SEK")!, to: "SEK", on: Self.day) == 1)
     }
 
+    @Test func thePriceLimitIsTenEuroInEachCurrency() throws {
+        let t = at("2025-10-01T10:00:00Z")
+        func slot(_ price: Double, _ code: String) -> [PriceSlot] {
+            [PriceSlot(start: t, end: t.addingTimeInterval(900), market: price, currency: Currency(code)!)]
+        }
+        #expect(Currency("SEK")?.priceLimit == 112 && Currency("EUR")?.priceLimit == 10)
+        #expect(throws: Never.self) { try slot(100, "SEK").validated() }
+        #expect(throws: SlotProblem.outOfRange(price: 100, at: t, limit: 10, currency: .eur)) { try slot(100, "EUR").validated() }
+        #expect(throws: SlotProblem.self) { try slot(-120, "SEK").validated() }
+        #expect(Currency("sek") == nil && Currency("XBT") == nil && Currency("EURO") == nil)
+    }
+
     @Test func nordPoolKeepsACachePerQuotedCurrency() {
         var settings = Settings.defaults
         settings.zone = "SE3"

@@ -17,9 +17,12 @@ public struct Currency: Sendable, Hashable, CustomStringConvertible {
     /// The currency with ISO 4217 code `code` (upper case, as the ECB writes it); nil for one that
     /// is not in ``codes``.
     public init?(_ code: String) {
-        guard code.utf8.count == 3, let index = Self.codes.firstIndex(of: code) else { return nil }
-        self.index = UInt8(index)
+        guard code.utf8.count == 3, let index = Self.indices[code] else { return nil }
+        self.index = index
     }
+
+    /// Each code's index, for reading thousands of stored rows at start without a search each.
+    private static let indices: [String: UInt8] = Dictionary(uniqueKeysWithValues: codes.enumerated().map { ($1, UInt8($0)) })
 
     /// The ISO 4217 code, e.g. `SEK`.
     public var code: String { Self.codes[Int(index)] }
@@ -29,9 +32,11 @@ public struct Currency: Sendable, Hashable, CustomStringConvertible {
 
     /// The largest absolute price per kWh believed from a source in this currency: 10 EUR/kWh at
     /// the currency's 2025 rate, so that a spike in SEK is judged as one in EUR would be.
-    public var priceLimit: Double {
-        let perEuro = ExchangeRates.ecbReferenceRates.first { $0.currency == code }?.rate ?? 1
-        return 10 * perEuro
+    public var priceLimit: Double { Self.priceLimits[Int(index)] }
+
+    /// ``priceLimit`` of each currency, by index: validation asks for it once per slot.
+    private static let priceLimits: [Double] = codes.map { code in
+        [PriceSlot].priceLimit * (ExchangeRates.ecbReferenceRates.first { $0.currency == code }?.rate ?? 1)
     }
 }
 

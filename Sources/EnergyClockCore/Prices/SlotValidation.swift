@@ -91,7 +91,7 @@ extension Array where Element == PriceSlot {
                 throw .outsideWindow(at: window.contains(slot.start) ? slot.end : slot.start, window: window)
             }
             guard slot.market.isFinite else { throw .nonFinite(at: slot.start) }
-            let limit = slot.currency == .eur ? Self.priceLimit : slot.currency.priceLimit
+            let limit = slot.currency.priceLimit
             guard abs(slot.market) <= limit else {
                 throw .outOfRange(price: slot.market, at: slot.start, limit: limit, currency: slot.currency)
             }
