@@ -93,6 +93,9 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     echo "|---|---|---|---|---|---|"
     "$bench" color "$port" 300 0.05 0.07
     "$bench" profilestorm "$port" 2000 40 | grep '^|'
+    # The storm leaves work behind (clock redraws at most once a second, the store): let it settle
+    # before the idle count starts, so that it counts rest and not the storm's tail.
+    sleep 15
     # Threads come and go (a drawing's reader): count the switches of the ones alive at both ends.
     switches() { for t in /proc/"$many"/task/*; do echo "${t##*/} $(awk '/^voluntary_ctxt_switches/ {print $2}' "$t/status" 2>/dev/null || true)"; done; }
     switches >"$work/s0"
