@@ -37,15 +37,7 @@ package struct Forecast: Equatable {
     package var evcc: String {
         let calendar = LocalCalendar(timeZone: timeZone)
         var w = JSONWriter()
-        w.beginArray()
-        for slot in slots {
-            w.beginObject()
-            w.field("start", ISO8601.local(slot.start, in: calendar))
-            w.field("end", ISO8601.local(slot.end, in: calendar))
-            w.field("value", slot.price)
-            w.endObject()
-        }
-        w.endArray()
+        w.slots(slots, priceKey: "value", in: calendar)
         return w.output
     }
 
@@ -107,5 +99,21 @@ package struct Forecast: Equatable {
             w.endObject()
             return w.output
         }
+    }
+}
+
+extension JSONWriter {
+    /// `slots` as an array of `{"start","end",<priceKey>}` in local time: evcc's tariff array and a
+    /// plan's chosen slots alike.
+    package mutating func slots(_ slots: [Plan.Slot], priceKey: String, in calendar: LocalCalendar) {
+        beginArray()
+        for slot in slots {
+            beginObject()
+            field("start", ISO8601.local(slot.start, in: calendar))
+            field("end", ISO8601.local(slot.end, in: calendar))
+            field(priceKey, slot.price)
+            endObject()
+        }
+        endArray()
     }
 }

@@ -39,15 +39,7 @@ extension Payloads {
         w.field("saving_vs_average", difference(plan.windowMeanPrice, plan.meanPrice))
         w.field("unit", snapshot.settings.unit)
         w.key("slots")
-        w.beginArray()
-        for slot in plan.slots {
-            w.beginObject()
-            w.field("start", ISO8601.local(slot.start, in: calendar))
-            w.field("end", ISO8601.local(slot.end, in: calendar))
-            w.field("price", slot.price)
-            w.endObject()
-        }
-        w.endArray()
+        w.slots(plan.slots, priceKey: "price", in: calendar)
         w.endObject()
         return w.output
     }
