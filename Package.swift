@@ -43,8 +43,12 @@ let package = Package(
         // glibc's malloc.h: arena limits.
         .systemLibrary(name: "CMalloc"),
 
-        // Named threads for blocking C calls and memory housekeeping, without Foundation.
-        .target(name: "Platform", dependencies: ["CMalloc"]),
+        // The daemon's executor: one thread, woken by work and by its own timers.
+        .target(name: "CEventLoop"),
+
+        // Named threads for blocking C calls, the event loop, sleeps and memory housekeeping,
+        // without Foundation.
+        .target(name: "Platform", dependencies: ["CMalloc", "CEventLoop"]),
 
         // MQTT: libmosquitto behind async/await.
         .target(name: "MQTTClient", dependencies: ["CMosquitto", "Platform"]),

@@ -99,7 +99,7 @@ public enum AddOnOptions {
                 break
             } catch {
                 lastError = error
-                if attempt < 3 { try? await Task.sleep(for: .seconds(2)) }
+                if attempt < 3 { await MonotonicSleep.pause(seconds: 2) }
             }
         }
         guard let response = answer else {

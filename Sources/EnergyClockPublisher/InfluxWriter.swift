@@ -74,7 +74,7 @@ package actor InfluxWriter {
                 }
                 delay = 1
             } else {
-                try? await Task.sleep(for: .seconds(delay))
+                await MonotonicSleep.pause(seconds: delay)
                 delay = min(delay * 2, 60)
             }
         }

@@ -1,5 +1,6 @@
 import EnergyClockCore
 import FoundationEssentials
+import Platform
 
 /// Carries out what ``PublisherState`` decides: messages to the sink, `health.json` to the state
 /// directory, drawings and wake-ups as tasks of ``run()``, log lines to the logger.
@@ -48,7 +49,7 @@ package actor MQTTPublisher: ManagerOutput {
         // the hundreds of messages that follow; sent at once, the last price waits behind them
         // (median 4.2 ms at a subscriber with 40 profiles, 2.8 ms with the pause). A pacing delay,
         // not a time of day: real time, whatever the clock.
-        if snapshots.count > 1 { try? await Task.sleep(for: .milliseconds(2)) }
+        if snapshots.count > 1 { await MonotonicSleep.pause(seconds: 0.002) }
         handle(.current(snapshots))
         let points = handle(.snapshots(snapshots)).points
         if !points.isEmpty { await options.influx?.enqueue(points) }

@@ -1,5 +1,4 @@
 import CMosquitto
-import Dispatch
 import FoundationEssentials
 import Platform
 import Synchronization
@@ -183,16 +182,19 @@ public final class MQTTClient: Sendable {
     /// cancelled task and must know whether the broker took it.
     public func waitForAcknowledgement(of mid: Int32, timeout: Double) async -> Bool {
         let context = context
+        // The timer is a task of its own, so that the cancelled caller's sleep does not end it.
+        let timer = Task {
+            await MonotonicSleep.pause(seconds: timeout)
+            context.acknowledgements.withLock { $0.waiters.removeValue(forKey: mid) }?.resume(returning: false)
+        }
+        defer { timer.cancel() }
         return await withCheckedContinuation { continuation in
             let known = context.acknowledgements.withLock { state in
                 if state.received.contains(mid) { return true }
                 state.waiters[mid] = continuation
                 return false
             }
-            if known { return continuation.resume(returning: true) }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) {
-                context.acknowledgements.withLock { $0.waiters.removeValue(forKey: mid) }?.resume(returning: false)
-            }
+            if known { continuation.resume(returning: true) }
         }
     }
 
@@ -211,10 +213,11 @@ public final class MQTTClient: Sendable {
         mosquitto_disconnect(handle.mosq)
         context.sent()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            DispatchQueue.global().async {
+            let started = DetachedThread.start(name: "mqtt-stop") {
                 _ = lifecycle.wait(seconds: timeout) { $0 == .ended }
                 done.resume()
             }
+            if !started { done.resume() }
         }
         context.continuation.finish()
     }

@@ -74,7 +74,7 @@ package enum RegularFile {
         let race = Race<Result<[UInt8], Failure>>()
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                try? await Task.sleep(for: .seconds(timeout))
+                await MonotonicSleep.pause(seconds: timeout)
                 if !Task.isCancelled { race.finish(.failure(.timedOut(path: path, seconds: timeout))) }
             }
             defer { group.cancelAll() }

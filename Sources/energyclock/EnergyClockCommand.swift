@@ -8,8 +8,18 @@ import Platform
 /// The `energyclock` command line.
 @main
 enum EnergyClockCommand {
-    static func main() async {
+    /// Runs the command on the process's own event loop, not on libdispatch's thread pool (see
+    /// `EventLoop`), on the main thread.
+    static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // The daemon takes its termination signals on a thread of its own: they are blocked
+        // before any other thread exists, so that every thread inherits the mask.
+        if arguments.first == "run" { SignalStream.block() }
+        EventLoop.runProcess { await run(arguments) }
+    }
+
+    /// The command named by the first argument.
+    static func run(_ arguments: [String]) async {
         var environment = ProcessInfo.processInfo.environment
         do {
             switch arguments.first {

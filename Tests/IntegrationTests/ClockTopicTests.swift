@@ -119,6 +119,9 @@ struct ClockTopicTests {
             try live.client.publish("energyclock/settings/green_max/set", "\(green)")
         }
         _ = await live.wait(count: 5, on: "energyclock/settings/result")
+        // The change is drawn (a drawing takes a helper process, slow on a loaded machine), and
+        // any further drawing would come within a second or two.
+        _ = await live.wait(count: 2, on: "energyclock/clock/svg")
         try await Task.sleep(for: .milliseconds(2500))
         let drawings = live.all("energyclock/clock/svg")
         let elapsed = Date().timeIntervalSince(started)

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 /// The source of "now" and of waiting; injected so tests can jump through time.
 public protocol WallClock: Sendable {

@@ -1,0 +1,206 @@
+#define _GNU_SOURCE
+#include "event_loop.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+// One piece of work: a callback and its context.
+typedef struct {
+    ecl_callback callback;
+    void *context;
+} item;
+
+// An armed timer; the heap orders by deadline, then by id (the order they were armed in).
+typedef struct {
+    uint64_t deadline;
+    uint64_t id;
+    item work;
+} timer;
+
+struct ecl_loop {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    // Ready work, a ring buffer.
+    item *ready;
+    size_t ready_head, ready_count, ready_capacity;
+    // Timers, a binary min-heap.
+    timer *timers;
+    size_t timer_count, timer_capacity;
+    uint64_t next_id;
+    bool stopping;
+    bool waiting;
+    _Atomic uint64_t wakeups;
+};
+
+// Losing a job would leave a task suspended for ever: without memory the process cannot go on.
+static void *grow(void *buffer, size_t count, size_t size) {
+    void *grown = realloc(buffer, count * size);
+    if (grown == NULL) {
+        fputs("energyclock: out of memory in the event loop\n", stderr);
+        abort();
+    }
+    return grown;
+}
+
+uint64_t ecl_now(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
+}
+
+ecl_loop *ecl_loop_create(void) {
+    ecl_loop *loop = calloc(1, sizeof *loop);
+    if (loop == NULL) return NULL;
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    int clock_set = pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    int made = clock_set == 0 ? pthread_cond_init(&loop->wake, &attributes) : clock_set;
+    pthread_condattr_destroy(&attributes);
+    if (made != 0 || pthread_mutex_init(&loop->lock, NULL) != 0) {
+        free(loop);
+        return NULL;
+    }
+    return loop;
+}
+
+// Called with the lock held.
+static void push_ready(ecl_loop *loop, item work) {
+    if (loop->ready_count == loop->ready_capacity) {
+        size_t capacity = loop->ready_capacity ? loop->ready_capacity * 2 : 64;
+        item *ready = grow(NULL, capacity, sizeof *ready);
+        for (size_t i = 0; i < loop->ready_count; i++)
+            ready[i] = loop->ready[(loop->ready_head + i) % loop->ready_capacity];
+        free(loop->ready);
+        loop->ready = ready;
+        loop->ready_head = 0;
+        loop->ready_capacity = capacity;
+    }
+    loop->ready[(loop->ready_head + loop->ready_count) % loop->ready_capacity] = work;
+    loop->ready_count++;
+}
+
+// Called with the lock held; the wait is cut short only when the loop is waiting.
+static void wake_if_waiting(ecl_loop *loop) {
+    if (loop->waiting) pthread_cond_signal(&loop->wake);
+}
+
+void ecl_loop_post(ecl_loop *loop, ecl_callback callback, void *context) {
+    pthread_mutex_lock(&loop->lock);
+    push_ready(loop, (item){callback, context});
+    wake_if_waiting(loop);
+    pthread_mutex_unlock(&loop->lock);
+}
+
+static bool earlier(const timer *a, const timer *b) {
+    return a->deadline < b->deadline || (a->deadline == b->deadline && a->id < b->id);
+}
+
+static void sift_up(timer *heap, size_t i) {
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!earlier(&heap[i], &heap[parent])) break;
+        timer swap = heap[i];
+        heap[i] = heap[parent];
+        heap[parent] = swap;
+        i = parent;
+    }
+}
+
+static void sift_down(timer *heap, size_t count, size_t i) {
+    for (;;) {
+        size_t least = i, left = 2 * i + 1, right = left + 1;
+        if (left < count && earlier(&heap[left], &heap[least])) least = left;
+        if (right < count && earlier(&heap[right], &heap[least])) least = right;
+        if (least == i) return;
+        timer swap = heap[i];
+        heap[i] = heap[least];
+        heap[least] = swap;
+        i = least;
+    }
+}
+
+// Removes heap entry `i`; called with the lock held.
+static timer remove_timer(ecl_loop *loop, size_t i) {
+    timer removed = loop->timers[i];
+    loop->timer_count--;
+    if (i < loop->timer_count) {
+        loop->timers[i] = loop->timers[loop->timer_count];
+        sift_up(loop->timers, i);
+        sift_down(loop->timers, loop->timer_count, i);
+    }
+    return removed;
+}
+
+uint64_t ecl_loop_add_timer(ecl_loop *loop, uint64_t deadline, ecl_callback callback, void *context) {
+    pthread_mutex_lock(&loop->lock);
+    if (loop->timer_count == loop->timer_capacity) {
+        loop->timer_capacity = loop->timer_capacity ? loop->timer_capacity * 2 : 16;
+        loop->timers = grow(loop->timers, loop->timer_capacity, sizeof *loop->timers);
+    }
+    uint64_t id = ++loop->next_id;
+    loop->timers[loop->timer_count] = (timer){deadline, id, {callback, context}};
+    sift_up(loop->timers, loop->timer_count++);
+    // Only a new earliest deadline shortens the wait.
+    if (loop->timers[0].id == id) wake_if_waiting(loop);
+    pthread_mutex_unlock(&loop->lock);
+    return id;
+}
+
+bool ecl_loop_cancel_timer(ecl_loop *loop, uint64_t id) {
+    bool removed = false;
+    pthread_mutex_lock(&loop->lock);
+    for (size_t i = 0; i < loop->timer_count; i++) {
+        if (loop->timers[i].id == id) {
+            remove_timer(loop, i);
+            removed = true;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&loop->lock);
+    return removed;
+}
+
+void ecl_loop_stop(ecl_loop *loop) {
+    pthread_mutex_lock(&loop->lock);
+    loop->stopping = true;
+    wake_if_waiting(loop);
+    pthread_mutex_unlock(&loop->lock);
+}
+
+uint64_t ecl_loop_wakeups(ecl_loop *loop) { return atomic_load_explicit(&loop->wakeups, memory_order_relaxed); }
+
+void ecl_loop_run(ecl_loop *loop) {
+    pthread_mutex_lock(&loop->lock);
+    loop->stopping = false;
+    while (!loop->stopping) {
+        // Due timers join the ready work in deadline order, behind what is already there.
+        if (loop->timer_count > 0) {
+            uint64_t now = ecl_now();
+            while (loop->timer_count > 0 && loop->timers[0].deadline <= now) push_ready(loop, remove_timer(loop, 0).work);
+        }
+        if (loop->ready_count == 0) {
+            loop->waiting = true;
+            if (loop->timer_count == 0) {
+                pthread_cond_wait(&loop->wake, &loop->lock);
+            } else {
+                uint64_t deadline = loop->timers[0].deadline;
+                struct timespec until = {(time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u)};
+                pthread_cond_timedwait(&loop->wake, &loop->lock, &until);
+            }
+            loop->waiting = false;
+            atomic_fetch_add_explicit(&loop->wakeups, 1, memory_order_relaxed);
+            continue;
+        }
+        item work = loop->ready[loop->ready_head];
+        loop->ready_head = (loop->ready_head + 1) % loop->ready_capacity;
+        loop->ready_count--;
+        pthread_mutex_unlock(&loop->lock);
+        work.callback(work.context);
+        pthread_mutex_lock(&loop->lock);
+    }
+    pthread_mutex_unlock(&loop->lock);
+}

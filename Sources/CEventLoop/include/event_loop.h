@@ -1,0 +1,51 @@
+// A single-threaded event loop that can serve as Swift concurrency's global executor.
+//
+// One thread runs the loop; any thread posts work to it or arms a timer on the monotonic clock.
+// While there is nothing to do, the loop thread sleeps in one futex wait with the next timer as
+// its timeout, so an idle process wakes only for its own timers.
+#ifndef ENERGYCLOCK_EVENT_LOOP_H
+#define ENERGYCLOCK_EVENT_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct ecl_loop ecl_loop;
+
+/// Work the loop runs on its thread: a posted callback, or a timer's.
+typedef void (*ecl_callback)(void *context);
+
+/// A new loop, not yet running; NULL when the system has no memory or no clock for it.
+ecl_loop *ecl_loop_create(void);
+
+/// Runs the loop on the calling thread until `ecl_loop_stop`; what is still queued then stays.
+void ecl_loop_run(ecl_loop *loop);
+
+/// Makes `ecl_loop_run` return once the work it is running now is done; from any thread.
+void ecl_loop_stop(ecl_loop *loop);
+
+/// Runs `callback(context)` on the loop thread soon, after what was posted before it.
+void ecl_loop_post(ecl_loop *loop, ecl_callback callback, void *context);
+
+/// Runs `callback(context)` on the loop thread at `deadline` (nanoseconds of `ecl_now`), or at
+/// once when that has passed. Returns the timer's id, never 0.
+uint64_t ecl_loop_add_timer(ecl_loop *loop, uint64_t deadline, ecl_callback callback, void *context);
+
+/// Removes timer `id` before it fires. True when it was removed: its callback will never run.
+/// False when it has fired, is firing or never existed.
+bool ecl_loop_cancel_timer(ecl_loop *loop, uint64_t id);
+
+/// How many times the loop thread has woken from a wait since it was created.
+uint64_t ecl_loop_wakeups(ecl_loop *loop);
+
+/// Now on the monotonic clock, in nanoseconds.
+uint64_t ecl_now(void);
+
+/// Makes `loop` Swift concurrency's global executor for the rest of the process: every job the
+/// runtime enqueues globally (a task's start, a resumed continuation, an actor's turn, a job with
+/// a delay) runs on the loop thread. False when a loop is already installed.
+bool ecl_install_global(ecl_loop *loop);
+
+/// The loop installed with `ecl_install_global`, or NULL.
+ecl_loop *ecl_global(void);
+
+#endif

@@ -1,0 +1,102 @@
+import CEventLoop
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One thread that runs work and timers and sleeps, in a single futex wait, while it has none.
+///
+/// The daemon makes one its global executor (``runProcess(_:)``): its work is a few events a
+/// minute, and libdispatch's thread pool, the default executor on Linux, wakes every second for
+/// as long as the process lives. A loop lives as long as the process.
+package struct EventLoop: @unchecked Sendable {
+    // The C loop is thread-safe; this is only its address.
+    private let raw: OpaquePointer
+
+    private init(raw: OpaquePointer) {
+        self.raw = raw
+    }
+
+    /// A new loop, not yet running; nil when the system cannot give it memory or a clock.
+    package init?() {
+        guard let raw = ecl_loop_create() else { return nil }
+        self.raw = raw
+    }
+
+    /// The loop that is Swift concurrency's global executor in this process, if any.
+    package static var global: EventLoop? { ecl_global().map(EventLoop.init(raw:)) }
+
+    /// Now on the loop's clock (monotonic), in nanoseconds.
+    package static var now: UInt64 { ecl_now() }
+
+    /// Runs the loop on the calling thread until ``stop()``.
+    package func run() {
+        ecl_loop_run(raw)
+    }
+
+    /// Makes ``run()`` return after the work it is doing now; from any thread.
+    package func stop() {
+        ecl_loop_stop(raw)
+    }
+
+    /// How often the loop thread woke from a wait: each wake-up is a timer, new work or a stop.
+    package var wakeUps: UInt64 { ecl_loop_wakeups(raw) }
+
+    /// Runs `body` on the loop thread soon, after the work posted before it.
+    package func post(_ body: @escaping @Sendable () -> Void) {
+        ecl_loop_post(raw, runBox, Unmanaged.passRetained(Box(body)).toOpaque())
+    }
+
+    /// Runs `body` on the loop thread at `deadline` (nanoseconds of ``now``), or soon when that
+    /// has passed. Timers due together run in the order they were armed.
+    package func addTimer(at deadline: UInt64, _ body: @escaping @Sendable () -> Void) -> Timer {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        return Timer(id: ecl_loop_add_timer(raw, deadline, runBox, box), box: box)
+    }
+
+    /// Disarms `timer`; true when it had not fired, so its body will never run.
+    @discardableResult
+    package func cancel(_ timer: Timer) -> Bool {
+        guard ecl_loop_cancel_timer(raw, timer.id) else { return false }
+        Unmanaged<Box>.fromOpaque(timer.box).release()
+        return true
+    }
+
+    /// An armed timer, to cancel with ``cancel(_:)``.
+    package struct Timer: @unchecked Sendable {
+        fileprivate let id: UInt64
+        // Owned by the loop until the timer fires or is cancelled.
+        fileprivate let box: UnsafeMutableRawPointer
+    }
+
+    /// Runs `body` as the process's only task tree on a loop that is Swift concurrency's global
+    /// executor, on this thread, and exits with status 0 when it returns (it may exit sooner).
+    ///
+    /// Call it first thing in a synchronous `main`, before any task exists: every job from then on
+    /// runs on this thread. Sleeps go through ``MonotonicSleep``, which arms the loop's timers;
+    /// `Task.sleep` would still start libdispatch's pool.
+    package static func runProcess(_ body: @escaping @Sendable () async -> Void) -> Never {
+        guard let loop = EventLoop(), ecl_install_global(loop.raw) else {
+            _ = FileDescriptor.writeAll(2, Array("energyclock: cannot set up the event loop\n".utf8))
+            exit(70)
+        }
+        Task.detached {
+            await body()
+            exit(0)
+        }
+        loop.run()
+        exit(0)
+    }
+}
+
+/// A closure the C loop calls through `runBox`, retained once for that call.
+private final class Box: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+private func runBox(_ context: UnsafeMutableRawPointer?) {
+    Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+}
