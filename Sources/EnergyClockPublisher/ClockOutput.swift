@@ -3,7 +3,8 @@ import EnergyClockFace
 import FoundationEssentials
 
 /// The clock as retained pictures on `clock/png` and `clock/svg`, redrawn when what they show
-/// changes (a band, the thresholds, the palette, the current slot), never more than once a second.
+/// changes (a band, the thresholds, the palette, the current slot), never more than once a second,
+/// and never within ``boundaryMargin`` of a slot boundary.
 ///
 /// The drawing runs in the `energyclock-render` helper, one at a time; a change while one is under
 /// way is drawn after it, from the newest snapshot. A failed drawing is tried again after a pause
@@ -67,12 +68,24 @@ struct ClockOutput {
         let face = ClockFace(snapshot)
         let key = Self.key(face, snapshot)
         guard key != shown else { return .nothing }
-        busy = true
         let next = startedAt.map { $0.addingTimeInterval(Self.interval.timeInterval) } ?? now
-        let due = Self.passed(next, at: now, within: Self.interval) ? now : next
+        var due = Self.passed(next, at: now, within: Self.interval) ? now : next
+        if let slot = snapshot.current?.slot {
+            // The boundary's own snapshot comes at the boundary, and is drawn instead.
+            if due >= slot.end.addingTimeInterval(-Self.boundaryMargin), due < slot.end { return .nothing }
+            if due >= slot.start, due < slot.start.addingTimeInterval(Self.boundaryMargin) {
+                due = slot.start.addingTimeInterval(Self.boundaryMargin)
+            }
+        }
+        busy = true
         startedAt = due
         return .draw(face, key: key, at: due)
     }
+
+    /// How far a drawing keeps from a slot boundary, in seconds, on either side. The helper takes a
+    /// core for a tenth of a second or more: at a boundary `price` and the rest go out first, and
+    /// a picture started just before a boundary would be out of date when it is done.
+    static let boundaryMargin = 0.1
 
     /// Whether `time` has come at `now`, or lies more than `limit` ahead of it.
     static func passed(_ time: Date, at now: Date, within limit: Duration) -> Bool {

@@ -41,6 +41,13 @@ package struct EventLoop: @unchecked Sendable {
         ecl_loop_stop(raw)
     }
 
+    /// Gives this core to a thread that was just woken onto it, such as the MQTT thread after a
+    /// publish, before going on: Linux tends to place a woken thread on its waker's core, where it
+    /// waits until the waker sleeps or is preempted, milliseconds later.
+    package static func yieldProcessor() {
+        sched_yield()
+    }
+
     /// How often the loop thread woke from a wait: each wake-up is a timer, new work or a stop.
     package var wakeUps: UInt64 { ecl_loop_wakeups(raw) }
 

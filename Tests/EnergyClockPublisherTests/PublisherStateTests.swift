@@ -118,6 +118,29 @@ import Testing
         #expect(next == now.addingTimeInterval(1), "a second after the last drawing began")
     }
 
+    @Test func noDrawingStartsJustBeforeOrAtASlotBoundary() throws {
+        let snapshot = ClockFixtures.normal
+        let slot = try #require(snapshot.current?.slot)
+        var output = ClockOutput(topics: TopicTree(), enabled: true)
+        // Just before the boundary: the boundary's snapshot will be drawn instead.
+        guard case .nothing = output.decide(for: snapshot, at: slot.end.addingTimeInterval(-0.05)) else {
+            Issue.record("nothing is drawn in the last tenth of a second of a slot")
+            return
+        }
+        // At the boundary: a tenth of a second after it, once the boundary's messages are out.
+        guard case let .draw(_, _, time) = output.decide(for: snapshot, at: slot.start.addingTimeInterval(0.002)) else {
+            Issue.record("the slot's snapshot is drawn")
+            return
+        }
+        #expect(time == slot.start.addingTimeInterval(ClockOutput.boundaryMargin))
+        var later = ClockOutput(topics: TopicTree(), enabled: true)
+        guard case let .draw(_, _, midway) = later.decide(for: snapshot, at: slot.start.addingTimeInterval(600)) else {
+            Issue.record("a change within a slot is drawn")
+            return
+        }
+        #expect(midway == slot.start.addingTimeInterval(600), "away from a boundary, at once")
+    }
+
     @Test func aFailedDrawingWaitsAndIsLoggedOncePerKind() {
         var output = ClockOutput(topics: TopicTree(), enabled: true)
         guard case .draw = output.decide(for: ClockFixtures.normal, at: now) else {
