@@ -185,6 +185,8 @@ public final class MQTTClient: Sendable {
         // The timer is a task of its own, so that the cancelled caller's sleep does not end it.
         let timer = Task {
             await MonotonicSleep.pause(seconds: timeout)
+            // Cancelled: the acknowledgement came, and the waiter is gone already.
+            guard !Task.isCancelled else { return }
             context.acknowledgements.withLock { $0.waiters.removeValue(forKey: mid) }?.resume(returning: false)
         }
         defer { timer.cancel() }
