@@ -21,6 +21,19 @@ public struct SourceEntry: Sendable {
     }
 }
 
+extension SourceEntry {
+    /// A source whose API moves with `--<id>-url`: `--help` calls it `api` and names
+    /// `defaultURL`, which `make` is given when the option is not.
+    init(
+        id: String, api: String, defaultURL: URL,
+        make: @escaping @Sendable (_ baseURL: URL, _ http: HTTPClient, _ tokens: SourceTokens) -> any PriceSource
+    ) {
+        self.init(
+            id: id, urlOption: "\(id)-url", urlHelp: "\(api) (default: \(defaultURL.absoluteString))",
+            make: { url, http, tokens in make(url ?? defaultURL, http, tokens) })
+    }
+}
+
 /// The secrets some sources need; each is never logged, published or put in an error.
 public struct SourceTokens: Sendable {
     /// ENTSO-E's security token.
@@ -40,31 +53,27 @@ public enum SourceRegistry {
     /// Every source.
     public static let entries: [SourceEntry] = [
         SourceEntry(
-            id: "energyzero", urlOption: "energyzero-url",
-            urlHelp: "EnergyZero API base (default: \(EnergyZeroSource.defaultBaseURL.absoluteString))",
-            make: { url, http, _ in EnergyZeroSource(baseURL: url ?? EnergyZeroSource.defaultBaseURL, http: http) }),
+            id: "energyzero", api: "EnergyZero API base", defaultURL: EnergyZeroSource.defaultBaseURL,
+            make: { url, http, _ in EnergyZeroSource(baseURL: url, http: http) }),
         SourceEntry(
-            id: "entsoe", urlOption: "entsoe-url", urlHelp: "ENTSO-E API base (default: \(EntsoeSource.defaultBaseURL.absoluteString))",
-            make: { url, http, tokens in EntsoeSource(baseURL: url ?? EntsoeSource.defaultBaseURL, token: tokens.entsoe, http: http) }),
+            id: "entsoe", api: "ENTSO-E API base", defaultURL: EntsoeSource.defaultBaseURL,
+            make: { url, http, tokens in EntsoeSource(baseURL: url, token: tokens.entsoe, http: http) }),
         SourceEntry(
             id: "awattar", urlOption: "awattar-url",
             urlHelp: "aWATTar API base for every zone (default: api.awattar.de for DE-LU, api.awattar.at for AT)",
             make: { url, http, _ in AwattarSource(override: url, http: http) }),
         SourceEntry(
-            id: "energycharts", urlOption: "energycharts-url",
-            urlHelp: "Energy-Charts API base (default: \(EnergyChartsSource.defaultBaseURL.absoluteString))",
-            make: { url, http, _ in EnergyChartsSource(baseURL: url ?? EnergyChartsSource.defaultBaseURL, http: http) }),
+            id: "energycharts", api: "Energy-Charts API base", defaultURL: EnergyChartsSource.defaultBaseURL,
+            make: { url, http, _ in EnergyChartsSource(baseURL: url, http: http) }),
         SourceEntry(
-            id: "nordpool", urlOption: "nordpool-url",
-            urlHelp: "Nord Pool data portal API base (default: \(NordPoolSource.defaultBaseURL.absoluteString))",
-            make: { url, http, _ in NordPoolSource(baseURL: url ?? NordPoolSource.defaultBaseURL, http: http) }),
+            id: "nordpool", api: "Nord Pool data portal API base", defaultURL: NordPoolSource.defaultBaseURL,
+            make: { url, http, _ in NordPoolSource(baseURL: url, http: http) }),
         SourceEntry(
-            id: "octopus", urlOption: "octopus-url",
-            urlHelp: "Octopus Energy API base (default: \(OctopusSource.defaultBaseURL.absoluteString))",
-            make: { url, http, _ in OctopusSource(baseURL: url ?? OctopusSource.defaultBaseURL, http: http) }),
+            id: "octopus", api: "Octopus Energy API base", defaultURL: OctopusSource.defaultBaseURL,
+            make: { url, http, _ in OctopusSource(baseURL: url, http: http) }),
         SourceEntry(
-            id: "tibber", urlOption: "tibber-url", urlHelp: "Tibber GraphQL endpoint (default: \(TibberSource.defaultURL.absoluteString))",
-            make: { url, http, tokens in TibberSource(url: url ?? TibberSource.defaultURL, token: tokens.tibber, http: http) }),
+            id: "tibber", api: "Tibber GraphQL endpoint", defaultURL: TibberSource.defaultURL,
+            make: { url, http, tokens in TibberSource(url: url, token: tokens.tibber, http: http) }),
         SourceEntry(
             id: "custom", urlOption: nil, urlHelp: "", make: { _, http, _ in CustomSource(http: http) }),
     ]
