@@ -19,6 +19,19 @@ struct EventLoopTests {
         return (loop, stopped)
     }
 
+    /// Holds `loop` in a job of its own until `open` is signalled, so that what a test arms
+    /// meanwhile is in place before the loop looks, however slow the machine.
+    func hold(_ loop: EventLoop) -> DispatchSemaphore {
+        let (held, open) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        loop.post {
+            held.signal()
+            open.wait()
+        }
+        // Held from here: no timer armed from now on is looked at before `open`.
+        held.wait()
+        return open
+    }
+
     /// Waits until `body` has run on `loop`, after everything posted before it.
     func drain(_ loop: EventLoop) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in loop.post { done.resume() } }
@@ -29,7 +42,9 @@ struct EventLoopTests {
         defer { loop.stop() }
         let order = Mutex<[String]>([])
         let start = EventLoop.now + 20_000_000
+        let gate = hold(loop)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            defer { gate.signal() }
             for (name, offset) in [("c", 20), ("a", 0), ("b", 0), ("x", 10)] {
                 let timer = loop.addTimer(at: start + UInt64(offset) * 1_000_000) { order.withLock { $0.append(name) } }
                 if name == "x" { #expect(loop.cancel(timer), "a timer that has not fired is disarmed") }
@@ -51,6 +66,7 @@ struct EventLoopTests {
         defer { loop.stop() }
         var generator = SystemRandomNumberGenerator()
         let base = EventLoop.now + 5_000_000
+        let gate = hold(loop)
         let fired = Mutex<[(deadline: UInt64, index: Int)]>([])
         var expected: [(deadline: UInt64, index: Int)] = []
         var timers: [EventLoop.Timer] = []
@@ -66,6 +82,7 @@ struct EventLoopTests {
         }
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             _ = loop.addTimer(at: base + 40 * 500_000) { done.resume() }
+            gate.signal()
         }
         let order = fired.withLock { $0 }
         expected.sort { ($0.deadline, $0.index) < ($1.deadline, $1.index) }
