@@ -8,9 +8,9 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct EventLoopTests {
     /// A loop running on a new thread; `stopped` is true once its `run()` returned.
-    func running() throws -> (EventLoop, Flag) {
+    func running() throws -> (EventLoop, Shared<Bool>) {
         let loop = try #require(EventLoop())
-        let stopped = Flag()
+        let stopped = Shared(false)
         let started = DetachedThread.start(name: "test-loop") {
             loop.run()
             stopped.value.store(true, ordering: .releasing)
@@ -92,10 +92,10 @@ struct EventLoopTests {
     @Test func workPostedFromManyThreadsAllRunsOnce() async throws {
         let (loop, _) = try running()
         defer { loop.stop() }
-        let count = Counter()
+        let count = Shared(0)
         let posters = 4
         let each = 5_000
-        let done = Counter()
+        let done = Shared(0)
         for n in 0..<posters {
             let started = DetachedThread.start(name: "poster-\(n)") {
                 for _ in 0..<each { loop.post { count.value.add(1, ordering: .relaxed) } }
@@ -134,12 +134,8 @@ struct EventLoopTests {
     }
 }
 
-/// An atomic flag that closures on other threads can share.
-final class Flag: Sendable {
-    let value = Atomic<Bool>(false)
-}
-
-/// An atomic count that closures on other threads can share.
-final class Counter: Sendable {
-    let value = Atomic<Int>(0)
+/// An atomic value that closures on other threads can share.
+final class Shared<Value: AtomicRepresentable & Sendable>: Sendable {
+    let value: Atomic<Value>
+    init(_ initial: Value) { value = Atomic(initial) }
 }
