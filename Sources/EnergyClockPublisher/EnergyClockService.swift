@@ -103,12 +103,14 @@ package final class EnergyClockService: Sendable {
         }
     }
 
-    /// Publishes `offline`, keeps the newest ledger, disconnects and closes the store.
+    /// Publishes `offline`, keeps the newest ledger, disconnects, closes the store and lets the
+    /// last `health.json` reach the disk.
     private func shutdown() async {
         await publisher.goOffline()
         if let owned = await publisher.newestLedger { await manager.saveNote(RetainedTopics.ledgerNote, owned) }
         await client.stop()
         await manager.close()
+        await publisher.healthWritten()
         logger.info("stopped")
     }
 }

@@ -25,6 +25,12 @@ package struct PublisherOptions: Sendable {
     /// How long to wait, in milliseconds, before answering Home Assistant's `online`: a random
     /// time in this range, so that many devices do not answer at the same instant.
     package var homeAssistantDelay: ClosedRange<Int64> = 500...2500
+    /// With more than one profile, the pause in seconds between every profile's `price` and the
+    /// rest, so that the broker forwards the prices before it reads what follows them.
+    package var profilePause = 0.002
+    /// The pause in seconds at a slot boundary between what describes now and the day's
+    /// payloads, which leaves the cores to the broker and the subscribers while `price` travels.
+    package var boundaryPause = 0.004
 
     /// Options with the defaults: windows of 1 to 4 hours, no discovery, no LEDs, no InfluxDB.
     package init(

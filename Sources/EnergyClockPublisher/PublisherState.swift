@@ -107,6 +107,18 @@ struct PublisherState {
     /// The first profile's newest snapshot.
     var latest: Snapshot? { views[Profiles.firstName]?.latest }
 
+    /// Whether `snapshots` move a profile already shown on to another slot: a slot boundary, not
+    /// a change of settings or prices within the slot, nor the first prices of a profile.
+    func movesToNextSlot(_ snapshots: [Snapshot]) -> Bool {
+        snapshots.contains { snapshot in
+            // Through the index: `views[name]?.latest` would copy the whole view.
+            guard let index = views.index(forKey: snapshot.profile), let shown = views.values[index].latest?.current,
+                let current = snapshot.current
+            else { return false }
+            return shown.slot.start != current.slot.start
+        }
+    }
+
     /// What to do about `event`, which happened at `now`.
     mutating func handle(_ event: Event, at now: Date) -> [Action] {
         var actions: [Action] = []

@@ -23,9 +23,12 @@ import Testing
     /// A publisher over `sink` that runs while `body` does.
     func withPublisher(
         _ sink: RecordingSink, clock: ManualClock, discovery: Bool = false, log: CapturingLogHandler = CapturingLogHandler(),
-        health: StateDirectory? = nil, _ body: (MQTTPublisher) async throws -> Void
+        health: StateDirectory? = nil, profilePause: Double = 0.002, boundaryPause: Double = 0.004,
+        _ body: (MQTTPublisher) async throws -> Void
     ) async throws {
-        let options = PublisherOptions(discovery: discovery ? HADiscovery(sources: ["energyzero"]) : nil, clockImage: false)
+        var options = PublisherOptions(discovery: discovery ? HADiscovery(sources: ["energyzero"]) : nil, clockImage: false)
+        options.profilePause = profilePause
+        options.boundaryPause = boundaryPause
         let publisher = MQTTPublisher(
             sink: sink, topics: topics, options: options, logger: Logger(label: "publisher", level: .debug, handler: log),
             health: health, clock: clock)
@@ -93,11 +96,13 @@ import Testing
         let directory = try StateDirectory(path: temporaryDirectory().path)
         try await withPublisher(sink, clock: clock, health: directory) { publisher in
             _ = await publisher.connectionUp(ClockFixtures.normal)
+            await publisher.healthWritten()
             let first = try #require(HealthRecord.read(from: directory))
             #expect(first.connected && first.since == start)
             #expect(first.publishedAt == nil, "the connect's publish falls in the second of that write and waits")
             await clock.advance(to: start.addingTimeInterval(0.5))
             await publisher.publish(ClockFixtures.normal)
+            await publisher.healthWritten()
             #expect(HealthRecord.read(from: directory) == first, "within the second, the write waits")
             await clock.advance(to: start.addingTimeInterval(1), timeout: 0.1)
             #expect(
@@ -106,6 +111,48 @@ import Testing
                     let record = HealthRecord.read(from: directory)
                     return record?.publishedAt == start && record?.dueBy == start.addingTimeInterval(1800)
                 }, "written when the second is over, with the newest publish and the test clock's time")
+        }
+    }
+
+    @Test func aPublishThatComesDuringAnothersPauseWaitsItsTurn() async throws {
+        let sink = RecordingSink()
+        let day = LocalDay(year: 2026, month: 1, day: 14)
+        func snapshot(at time: String, profile: String = Profiles.firstName) -> Snapshot {
+            var snapshot = ClockFixtures.snapshot(day: day, now: at(time))
+            snapshot.profile = profile
+            return snapshot
+        }
+        try await withPublisher(sink, clock: ManualClock(start: start), profilePause: 0.3) { publisher in
+            _ = await publisher.connectionUp([ClockFixtures.normal, snapshot(at: "2026-01-14T13:30:00+01:00", profile: "export")])
+            _ = sink.take()
+            // A boundary of both profiles pauses after their prices; a settings change of the
+            // first profile, newer, comes during the pause.
+            let boundary = Task {
+                await publisher.publish(all: [
+                    snapshot(at: "2026-01-14T19:00:00+01:00"), snapshot(at: "2026-01-14T19:00:00+01:00", profile: "export"),
+                ])
+            }
+            #expect(await eventually { sink.topics.contains(topics.price) })
+            await publisher.publish(all: [snapshot(at: "2026-01-14T08:00:00+01:00")])
+            await boundary.value
+            let currents = sink.sent.filter { $0.topic == topics.current }.map { String(decoding: $0.body, as: UTF8.self) }
+            #expect(currents.count == 2)
+            #expect(currents.last?.contains("T08:00") == true, "the newer snapshot is shown last: \(currents)")
+        }
+    }
+
+    @Test func atABoundaryWhatDescribesNowLeavesBeforeTheDayWhichWaitsAMoment() async throws {
+        let sink = RecordingSink()
+        let day = LocalDay(year: 2026, month: 1, day: 14)
+        try await withPublisher(sink, clock: ManualClock(start: start), boundaryPause: 0.5) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            _ = sink.take()
+            let boundary = Task { await publisher.publish(ClockFixtures.snapshot(day: day, now: at("2026-01-14T14:00:00+01:00"))) }
+            #expect(await eventually { sink.topics.contains(topics.current) })
+            let now: Set = [topics.price, topics.color, topics.colorHex, topics.colorRGB, topics.current, topics.next]
+            #expect(Set(sink.topics).isSubset(of: now), "during the pause, only what describes now: \(sink.topics)")
+            await boundary.value
+            #expect(!Set(sink.topics).isSubset(of: now), "then the day's payloads from now on")
         }
     }
 

@@ -54,6 +54,21 @@ import Testing
         #expect(owned.contains { $0.hasPrefix("homeassistant/") })
     }
 
+    @Test func aBoundaryIsANewSlotOfAProfileAlreadyShownNotAChangeWithinTheSlot() {
+        var publisher = state()
+        #expect(!publisher.movesToNextSlot([snapshot(price: 0.10)]), "nothing shown yet")
+        _ = publisher.handle(.connected([snapshot(price: 0.10)], previouslyRetained: [], broker: nil), at: now)
+        #expect(!publisher.movesToNextSlot([snapshot(price: 0.30)]), "new prices or settings in the same slot")
+        let hours = slots(from: at("2026-01-14T00:00:00+01:00"), count: 48, minutes: 60) { _ in 0.10 }
+        let later = Snapshot.derive(
+            now: at("2026-01-14T14:00:00+01:00"), calendar: ClockFixtures.amsterdam, settings: .defaults, slots: hours,
+            source: "energyzero", stale: false, updatedAt: now)
+        #expect(publisher.movesToNextSlot([later]), "14:00 is the next slot")
+        var other = later
+        other.profile = "export"
+        #expect(!publisher.movesToNextSlot([other]), "a profile not shown yet has no boundary")
+    }
+
     @Test func onlyWhatChangedIsSentAndNothingWhileDisconnected() {
         var publisher = state()
         _ = publisher.handle(.connected([snapshot(price: 0.10)], previouslyRetained: [], broker: nil), at: now)

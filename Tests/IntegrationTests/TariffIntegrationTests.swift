@@ -72,7 +72,7 @@ struct TariffIntegrationTests {
         #expect(abs(sum - 1.18255) < 1e-6)
 
         // The whole day is published in DKK: 18:00 is red, the cheapest slot is elsewhere.
-        let today = try #require(array(live.last("energyclock/prices/today")))
+        let today = try #require(array(await live.wait(for: "energyclock/prices/today") { array($0)?.count == 24 }))
         #expect(today.count == 24)
         let six = try #require(today.first { ($0["start"] as? String)?.contains("T18:00:00+02:00") == true })
         // (0.01 × 7.4604 + 3) × 1.25 = 3.843255 DKK.

@@ -51,6 +51,22 @@ public struct HealthRecord: Sendable, Equatable {
 
     /// Writes the record to `directory` by replacing the file whole, so a reader never sees half of it.
     public func write(to directory: StateDirectory) throws(StoreError) {
+        let path = directory.file(Self.fileName)
+        if case let .failure(failure) = RegularFile.replace(path, with: encoded) { throw Self.writeError(path, failure) }
+    }
+
+    /// ``write(to:)`` on `writer`'s thread: returns at once, and a failure goes to `failed`.
+    package func write(to directory: StateDirectory, with writer: FileWriter, failed: @escaping @Sendable (StoreError) -> Void) {
+        let path = directory.file(Self.fileName)
+        writer.replace(path, with: encoded) { failed(Self.writeError(path, $0)) }
+    }
+
+    private static func writeError(_ path: String, _ failure: RegularFile.Failure) -> StoreError {
+        StoreError(action: "write \(path)", message: "\(failure)")
+    }
+
+    /// The record as the file holds it: one JSON object.
+    var encoded: [UInt8] {
         var w = JSONWriter()
         w.beginObject()
         w.field("connected", connected)
@@ -73,10 +89,7 @@ public struct HealthRecord: Sendable, Equatable {
             w.endObject()
         }
         w.endObject()
-        let path = directory.file(Self.fileName)
-        if case let .failure(failure) = RegularFile.replace(path, with: Array(w.output.utf8)) {
-            throw StoreError(action: "write \(path)", message: "\(failure)")
-        }
+        return Array(w.output.utf8)
     }
 
     /// The largest `health.json` read; the daemon writes about a hundred bytes, and some eighty
