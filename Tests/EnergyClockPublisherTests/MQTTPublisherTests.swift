@@ -114,14 +114,15 @@ import Testing
         }
     }
 
+    /// A snapshot of `profile` on 14 January 2026 at `time`.
+    func snapshot(at time: String, profile: String = Profiles.firstName) -> Snapshot {
+        var snapshot = ClockFixtures.snapshot(day: LocalDay(year: 2026, month: 1, day: 14), now: at(time))
+        snapshot.profile = profile
+        return snapshot
+    }
+
     @Test func aPublishThatComesDuringAnothersPauseWaitsItsTurn() async throws {
         let sink = RecordingSink()
-        let day = LocalDay(year: 2026, month: 1, day: 14)
-        func snapshot(at time: String, profile: String = Profiles.firstName) -> Snapshot {
-            var snapshot = ClockFixtures.snapshot(day: day, now: at(time))
-            snapshot.profile = profile
-            return snapshot
-        }
         try await withPublisher(sink, clock: ManualClock(start: start), profilePause: 0.3) { publisher in
             _ = await publisher.connectionUp([ClockFixtures.normal, snapshot(at: "2026-01-14T13:30:00+01:00", profile: "export")])
             _ = sink.take()
@@ -143,11 +144,10 @@ import Testing
 
     @Test func atABoundaryWhatDescribesNowLeavesBeforeTheDayWhichWaitsAMoment() async throws {
         let sink = RecordingSink()
-        let day = LocalDay(year: 2026, month: 1, day: 14)
         try await withPublisher(sink, clock: ManualClock(start: start), boundaryPause: 0.5) { publisher in
             _ = await publisher.connectionUp(ClockFixtures.normal)
             _ = sink.take()
-            let boundary = Task { await publisher.publish(ClockFixtures.snapshot(day: day, now: at("2026-01-14T14:00:00+01:00"))) }
+            let boundary = Task { await publisher.publish(snapshot(at: "2026-01-14T14:00:00+01:00")) }
             #expect(await eventually { sink.topics.contains(topics.current) })
             let now: Set = [topics.price, topics.color, topics.colorHex, topics.colorRGB, topics.current, topics.next]
             #expect(Set(sink.topics).isSubset(of: now), "during the pause, only what describes now: \(sink.topics)")
