@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "energyclock", targets: ["energyclock"]),
         .executable(name: "energyclock-render", targets: ["energyclock-render"]),
+        .executable(name: "energyclock-fetch", targets: ["energyclock-fetch"]),
         .library(name: "EnergyClockCore", targets: ["EnergyClockCore"]),
         .library(name: "MQTTClient", targets: ["MQTTClient"]),
         .library(name: "EnergyClockFace", targets: ["EnergyClockFace"]),
@@ -25,11 +26,6 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(
-            name: "CXML2",
-            pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"])]
-        ),
-        .systemLibrary(
             name: "CCairo",
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
@@ -39,6 +35,9 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+
+        // libxml2's streaming reader, loaded on the first XML document instead of linked.
+        .target(name: "CXML2"),
 
         // glibc's malloc.h: arena limits.
         .systemLibrary(name: "CMalloc"),
@@ -54,7 +53,11 @@ let package = Package(
         .target(name: "MQTTClient", dependencies: ["CMosquitto", "Platform"]),
 
         // The domain: prices, bands, settings, sources, store, manager. Knows nothing of MQTT.
-        .target(name: "EnergyClockCore", dependencies: ["CSQLite", "CCurl", "CXML2", "Platform"]),
+        .target(name: "EnergyClockCore", dependencies: ["CSQLite", "CXML2", "Platform"]),
+
+        // One HTTP transfer through libcurl, in a process of its own, so that the daemon never maps
+        // libcurl and the libraries it brings.
+        .executableTarget(name: "energyclock-fetch", dependencies: ["CCurl"]),
 
         // The 24-hour clock as a value and as terminal text.
         .target(name: "EnergyClockFace", dependencies: ["EnergyClockCore", "Platform"]),

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
-ensure_build_environment
+ensure_build_environment tcpdump
 build_release
 build_bench
 bench="bench/.build/release/energyclock-bench"
@@ -130,9 +130,17 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     # Without the clock pictures: 40 pictures a second is a helper process every 25 ms, no real load.
     run boundaries energyclock seconds.json "$seconds" --clock-image=false
     sleep 3
+    # The same boundaries on the wire: when each price left the daemon, before the broker read it.
+    tcpdump -i lo -s 0 -U -w "$work/boundaries.pcap" "tcp dst port $port" 2>/dev/null &
+    capture=$!
+    pids+=("$capture")
+    sleep 1
     "$bench" lastlag "$port" 120 40
+    kill -TERM "$capture"
+    wait "$capture" || true
     kill -TERM "$pid"
     wait "$pid" || true
+    python3 bench/wirelag.py "$work/boundaries.pcap" "$port" 40 "slot boundary → the last of 40 prices leaves the daemon (on the wire, 1 s slots)"
     "$bench" burst "$port" 120 40
 
     echo

@@ -1,7 +1,7 @@
 # Shared set-up for scripts/run.sh and scripts/test.sh: Debian packages and the Swift toolchain.
 # Sourced, not run.
 
-ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev libcurl4-openssl-dev libxml2-dev libcairo2-dev fonts-dejavu-core mosquitto mosquitto-clients ca-certificates)
+ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev libcurl4-openssl-dev libxml2 libcairo2-dev fonts-dejavu-core mosquitto mosquitto-clients ca-certificates)
 # Only the tests need a real InfluxDB 1.x, openssl (test certificates) and setpriv (util-linux).
 ENERGYCLOCK_TEST_PACKAGES=(influxdb openssl util-linux)
 
@@ -44,10 +44,11 @@ ensure_build_environment() {
     ensure_swift
 }
 
-# The daemon and the helper that draws its clock picture, built for release.
+# The daemon and its helpers (the clock picture, HTTP transfers), built for release.
 build_release() {
     swift build -c release --product energyclock
     swift build -c release --product energyclock-render
+    swift build -c release --product energyclock-fetch
 }
 
 # The benchmarks, built clean: an incremental build of bench/ can keep an old list of the main

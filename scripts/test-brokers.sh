@@ -12,6 +12,7 @@ source scripts/setup.sh
 ensure_build_environment mosquitto mosquitto-clients python3
 swift build --product energyclock >/dev/null
 swift build --product energyclock-render >/dev/null
+swift build --product energyclock-fetch >/dev/null
 bin="$(swift build --show-bin-path)/energyclock"
 
 work="$(mktemp -d)"

@@ -68,9 +68,9 @@ step "building the image from Containerfile"
 podman build -q --format docker --build-arg BUILDER_IMAGE="$builder" --build-arg BASE_IMAGE="$base" \
     -t localhost/energyclock:test -f Containerfile . >/dev/null
 sizes="$(podman run --rm --entrypoint /bin/sh localhost/energyclock:test -c \
-    'stat -c %s /usr/local/bin/energyclock /usr/local/bin/energyclock-render' 2>/dev/null | paste -sd ' ')"
+    'stat -c %s /usr/local/bin/energyclock /usr/local/bin/energyclock-render /usr/local/bin/energyclock-fetch' 2>/dev/null | paste -sd ' ')"
 echo "image: $(podman image inspect localhost/energyclock:test --format '{{.Size}}') bytes, of which the base" \
-    "$(podman image inspect "$base" --format '{{.Size}}') bytes; the binaries ${sizes// / and } bytes"
+    "$(podman image inspect "$base" --format '{{.Size}}') bytes; the binaries ${sizes// /, } bytes"
 
 port=$((20000 + RANDOM % 20000))
 broker() { # starts mosquitto on loopback

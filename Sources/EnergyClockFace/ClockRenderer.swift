@@ -1,6 +1,5 @@
 import EnergyClockCore
 import FoundationEssentials
-import Glibc
 import Platform
 
 /// Draws clock faces as PNG and SVG by running the `energyclock-render` helper, so that cairo,
@@ -24,11 +23,7 @@ public struct ClockRenderer: Sendable {
 
     /// The helper next to the running program, where the build and the packages put it.
     public static var besideThisProgram: ClockRenderer {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        let program = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let directory = program.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        return ClockRenderer(helper: (directory.isEmpty ? "." : directory) + "/energyclock-render")
+        ClockRenderer(helper: Subprocess.besideThisProgram("energyclock-render"))
     }
 
     /// A renderer running `helper`.
@@ -98,22 +93,7 @@ public struct ClockRenderer: Sendable {
 
     /// Runs the helper on a thread of its own; a cancelled task kills it.
     private func run(_ arguments: [String], _ face: ClockFace) async -> Subprocess.Outcome {
-        let (helper, limits) = (helper, limits)
-        let input = Array(face.json.utf8)
-        let cancellation = Subprocess.Cancellation()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                let started = DetachedThread.start(name: "render") {
-                    continuation.resume(
-                        returning: Subprocess.run(helper, arguments, input: input, limits: limits, cancellation: cancellation))
-                }
-                if !started {
-                    continuation.resume(returning: Subprocess.Outcome(ending: .notStarted("no thread left"), output: [], errors: []))
-                }
-            }
-        } onCancel: {
-            cancellation.cancel()
-        }
+        await Subprocess.run(helper, arguments, input: Array(face.json.utf8), limits: limits, thread: "render")
     }
 
     private func failure(_ outcome: Subprocess.Outcome) -> Failure {

@@ -3,6 +3,9 @@ import FoundationEssentials
 
 /// A streaming XML reader over libxml2's `xmlTextReader`: no network, no DTD, no entity expansion,
 /// a budget of work and time (``ParseBudget``), and nothing written to standard error.
+///
+/// libxml2 is loaded on the first document (`CXML2`), so a daemon that never reads XML never maps
+/// it, nor the ICU it brings.
 enum XMLStream {
     /// One step through a document; names are local (without their namespace prefix).
     enum Event {
@@ -29,17 +32,18 @@ enum XMLStream {
         if let excess = bytes.withUnsafeBytes({ budget.excess(of: $0) }) {
             throw Failure(reason: "the document has \(excess), more than any answer needs")
         }
+        if let missing = ec_xml_load() { throw Failure(reason: String(cString: missing)) }
         let meter = ParseBudget.Meter(budget)
         let errors = ErrorLog()
         var stopped: String?
         let outcome: Int32 = bytes.withUnsafeBytes { raw in
             ec_xml_silence()
             guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self), raw.count < Int32.max,
-                let reader = xmlReaderForMemory(base, Int32(raw.count), nil, "UTF-8", Int32(XML_PARSE_NONET.rawValue))
+                let reader = ec_xml_reader_for_memory(base, Int32(raw.count), "UTF-8", EC_XML_PARSE_NONET)
             else { return -1 }
-            defer { xmlFreeTextReader(reader) }
-            xmlTextReaderSetErrorHandler(reader, ErrorLog.handler, Unmanaged.passUnretained(errors).toOpaque())
-            var rc = xmlTextReaderRead(reader)
+            defer { ec_xml_free_reader(reader) }
+            ec_xml_set_error_handler(reader, ErrorLog.handler, Unmanaged.passUnretained(errors).toOpaque())
+            var rc = ec_xml_read(reader)
             var nodes = 0
             while rc == 1 {
                 nodes += 1
@@ -51,7 +55,7 @@ enum XMLStream {
                     stopped = visit(event)
                     if stopped != nil { return 0 }
                 }
-                rc = xmlTextReaderRead(reader)
+                rc = ec_xml_read(reader)
             }
             return rc
         }
@@ -60,25 +64,24 @@ enum XMLStream {
     }
 
     /// What the reader's current node means: an empty element is a start and an end.
-    private static func events(at reader: xmlTextReaderPtr) -> [Event] {
-        func string(_ pointer: UnsafePointer<xmlChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
-        switch xmlTextReaderNodeType(reader) {
-        case Int32(XML_READER_TYPE_ELEMENT.rawValue):
-            let name = string(xmlTextReaderConstLocalName(reader))
-            let empty = xmlTextReaderIsEmptyElement(reader) == 1
+    private static func events(at reader: OpaquePointer) -> [Event] {
+        func string(_ pointer: UnsafePointer<UInt8>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+        switch Int(ec_xml_node_type(reader)) {
+        case EC_XML_ELEMENT:
+            let name = string(ec_xml_local_name(reader))
+            let empty = ec_xml_is_empty_element(reader) == 1
             var attributes: [String: String] = [:]
-            if xmlTextReaderMoveToFirstAttribute(reader) == 1 {
+            if ec_xml_move_to_first_attribute(reader) == 1 {
                 repeat {
-                    attributes[string(xmlTextReaderConstLocalName(reader))] = string(xmlTextReaderConstValue(reader))
-                } while xmlTextReaderMoveToNextAttribute(reader) == 1
-                xmlTextReaderMoveToElement(reader)
+                    attributes[string(ec_xml_local_name(reader))] = string(ec_xml_value(reader))
+                } while ec_xml_move_to_next_attribute(reader) == 1
+                ec_xml_move_to_element(reader)
             }
             return empty ? [.start(name: name, attributes: attributes), .end(name: name)] : [.start(name: name, attributes: attributes)]
-        case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
-            return [.end(name: string(xmlTextReaderConstLocalName(reader)))]
-        case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
-            Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue):
-            return [.text(string(xmlTextReaderConstValue(reader)))]
+        case EC_XML_END_ELEMENT:
+            return [.end(name: string(ec_xml_local_name(reader)))]
+        case EC_XML_TEXT, EC_XML_CDATA, EC_XML_SIGNIFICANT_WHITESPACE:
+            return [.text(string(ec_xml_value(reader)))]
         default:
             return []
         }
@@ -88,10 +91,10 @@ enum XMLStream {
     private final class ErrorLog {
         var first: String?
 
-        static let handler: xmlTextReaderErrorFunc = { context, message, _, locator in
+        static let handler: ec_xml_error_handler = { context, message, _, locator in
             let log = Unmanaged<ErrorLog>.fromOpaque(context!).takeUnretainedValue()
             guard log.first == nil, let message else { return }
-            let line = locator.map { xmlTextReaderLocatorLineNumber($0) } ?? 0
+            let line = locator.map { ec_xml_locator_line($0) } ?? 0
             log.first = "line \(line): " + String(cString: message).trimmed
         }
     }

@@ -9,7 +9,7 @@ import Foundation
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
     case settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber, ecb, options,
-        supervisor, health, helper
+        supervisor, health, helper, fetch
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
     static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -72,6 +72,7 @@ enum FuzzTarget: String, CaseIterable {
         case .supervisor: _ = try? AddOnOptions.broker(fromSupervisorAnswer: bytes, status: 200, into: ["SUPERVISOR_TOKEN": "t"])
         case .health: _ = HealthRecord.parse(bytes)
         case .helper: _ = try? ClockRenderer.pictures(fromHelperOutput: bytes)
+        case .fetch: _ = try? HTTPClient.response(fromHelperOutput: bytes, maxBodyBytes: 4096, seconds: 1)
         }
     }
 
