@@ -56,7 +56,8 @@ let package = Package(
         .target(name: "EnergyClockCore", dependencies: ["CSQLite", "CXML2", "Platform"]),
 
         // One HTTP transfer through libcurl, in a process of its own, so that the daemon never maps
-        // libcurl and the libraries it brings.
+        // libcurl and the libraries it brings. C; the images compile it with clang alone
+        // (scripts/build-release.sh), as SwiftPM links every program with the Swift runtime.
         .executableTarget(name: "energyclock-fetch", dependencies: ["CCurl"]),
 
         // The 24-hour clock as a value and as terminal text.
