@@ -48,6 +48,13 @@ struct FetchHelperTests {
             await #expect(throws: HTTPError.self) { try await never.get(URL(string: "http://127.0.0.1:9/")!, headers: [header]) }
         }
         #expect(!FileManager.default.fileExists(atPath: ran))
+        // The refusal names the header, never its value, which may be a token.
+        do {
+            _ = try await never.get(URL(string: "http://127.0.0.1:9/")!, headers: ["Authorization: Bearer secret\r\nX: y"])
+            Issue.record("a header with a line break was sent")
+        } catch {
+            #expect(error.description.contains("Authorization") && !error.description.contains("secret"), "\(error)")
+        }
         // The same client runs its helper for a good header.
         _ = try await never.get(URL(string: "http://127.0.0.1:9/")!, headers: ["Accept: */*"])
         #expect(FileManager.default.fileExists(atPath: ran))

@@ -14,8 +14,11 @@ extension HTTPClient {
     {
         let milliseconds = Int(min(max(seconds * 1000, 1), 3_600_000).rounded(.up))
         var head = "\(body == nil ? "GET" : "POST") \(url)\ntimeout-ms \(milliseconds)\nmax-body \(maxBodyBytes)\n"
-        for line in [url] + headers where line.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D || $0 == 0 }) {
-            throw .transport("a request line with a line break: \(Quote.clip(line, limit: 60))")
+        // Named, never quoted: a URL's query or a header (Authorization) may hold a secret.
+        func broken(_ line: String) -> Bool { line.utf8.contains { $0 == 0x0A || $0 == 0x0D || $0 == 0 } }
+        if broken(url) { throw .transport("a URL with a line break or a NUL") }
+        if let header = headers.first(where: broken) {
+            throw .transport("the header \(Quote.clip(String(header.prefix { $0 != ":" }), limit: 40)) has a line break or a NUL")
         }
         for header in headers { head += "header \(header)\n" }
         return Array((head + "\n").utf8) + (body ?? [])
