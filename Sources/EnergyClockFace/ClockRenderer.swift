@@ -97,9 +97,7 @@ public struct ClockRenderer: Sendable {
     }
 
     private func failure(_ outcome: Subprocess.Outcome) -> Failure {
-        // One line of the helper's own words, bounded: it may have written anything.
-        let said = Quote.clip(String(decoding: outcome.errors, as: UTF8.self).trimmed, limit: 300)
-        let detail = said.isEmpty ? "" : ": \(said)"
+        let detail = outcome.words
         switch outcome.ending {
         case let .notStarted(reason): return Failure(kind: "notStarted", description: reason)
         case let .timedOut(seconds):

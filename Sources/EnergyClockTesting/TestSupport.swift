@@ -79,3 +79,11 @@ package func array(_ payload: String?) -> [[String: Any]]? {
     guard let payload, let data = payload.data(using: .utf8) else { return nil }
     return (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]]
 }
+
+extension Result {
+    /// The error of a failed result, or nil, for comparing failures in assertions.
+    package var failure: Failure? {
+        if case let .failure(error) = self { return error }
+        return nil
+    }
+}

@@ -134,10 +134,3 @@ struct FetchHelperTests {
         }
     }
 }
-
-extension Result {
-    fileprivate var failure: Failure? {
-        if case let .failure(error) = self { return error }
-        return nil
-    }
-}

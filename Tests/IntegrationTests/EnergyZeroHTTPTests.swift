@@ -62,10 +62,3 @@ struct EnergyZeroHTTPTests {
         }
     }
 }
-
-extension Result {
-    var failure: Failure? {
-        if case let .failure(error) = self { return error }
-        return nil
-    }
-}

@@ -66,9 +66,7 @@ public struct HTTPClient: Sendable {
         case .outputTooLarge: throw .tooLarge(limit: limit)
         case .cancelled: throw .cancelled
         case let .notStarted(reason): throw .transport("cannot run \(helper): \(reason)")
-        case let .exited(status):
-            let said = Quote.clip(String(decoding: outcome.errors, as: UTF8.self).trimmed, limit: 300)
-            throw .transport("\(helper) ended with status \(status)\(said.isEmpty ? "" : ": \(said)")")
+        case let .exited(status): throw .transport("\(helper) ended with status \(status)\(outcome.words)")
         case let .signalled(signal): throw .transport("\(helper) was ended by signal \(signal)")
         }
     }
