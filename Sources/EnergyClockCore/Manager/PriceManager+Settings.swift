@@ -59,6 +59,7 @@ extension PriceManager {
 
         if committed != old {
             profiles = committed
+            ahead = nil
             // By name, once: forty profiles are not searched forty times.
             let before = Dictionary(old.all.map { ($0.name, $0.settings) }) { first, _ in first }
             await announceChanges(from: old, before: before)

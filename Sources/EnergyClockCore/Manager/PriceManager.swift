@@ -61,6 +61,8 @@ public actor PriceManager {
     var planBooks: [String: PlanBook] = [:]
     /// The last rates fetch failed; the prices shown are converted at older rates.
     var ratesStale = false
+    /// The snapshots at the next slot boundary, while the run loop sleeps towards it.
+    var ahead: Ahead?
     var ratesSchedule: RatesSchedule
     /// Profiles whose prices are left out for want of an exchange rate; logged when that starts and ends.
     var missingRateLogged: Set<String> = []
@@ -141,21 +143,25 @@ public actor PriceManager {
     /// What the outside world should see now of the first profile.
     public func snapshot() -> Snapshot {
         defer { savePlans() }
+        ahead = nil
         return snapshot(of: profiles.all[0])
     }
 
     /// What the outside world should see now of every profile, the first first.
     public func snapshots() -> [Snapshot] {
         defer { savePlans() }
+        ahead = nil
         return profiles.all.map(snapshot(of:))
     }
 
     /// What the outside world should see now of `profile`.
-    func snapshot(of profile: Profiles.Profile) -> Snapshot {
+    func snapshot(of profile: Profiles.Profile) -> Snapshot { snapshot(of: profile, at: clock.now) }
+
+    /// What the outside world should see of `profile` at `now`, as things stand.
+    func snapshot(of profile: Profiles.Profile, at now: Date) -> Snapshot {
         let settings = profile.settings
         let feed = feeds[cacheKey(for: settings)]
         let fallback = fallbacks[profile.name]
-        let now = clock.now
         var snapshot = basis(of: profile, on: calendar.day(containing: now)).snapshot(
             at: now, source: fallback?.source ?? settings.source,
             stale: (fallback == nil && feed?.stale == true) || (ratesStale && !convertedCurrencies(of: profile).isEmpty),
@@ -201,7 +207,7 @@ public actor PriceManager {
             let now = clock.now
             rollOver(at: now)
             await refreshRatesIfDue(at: now)
-            await output.publish(all: profiles.all.map { noted(snapshot(of: $0)) })
+            await output.publish(all: snapshotsNow(at: now).map(noted))
             savePlans()
             let next = nextEvent(after: now)
             var deadline = min(next, nextRatesCheck(after: now))
@@ -213,6 +219,7 @@ public actor PriceManager {
                 }
             }
             if due.isEmpty {
+                if deadline == next { prepare(for: next) }
                 try await sleep(until: deadline)
             } else {
                 await refresh(due)
