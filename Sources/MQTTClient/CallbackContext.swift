@@ -22,6 +22,8 @@ final class CallbackContext: Sendable {
     let acknowledgements = Mutex(Acknowledgements())
     /// An eventfd that wakes the network thread's poll when another thread has queued a packet.
     let wake: Int32 = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
+    /// ``wake`` was rung and the network thread has not drained it yet.
+    let wakePending = Atomic<Bool>(false)
     /// When a packet last went to the broker, in monotonic nanoseconds: the keepalive ping is due a
     /// keepalive after it.
     let lastSent = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
@@ -42,16 +44,27 @@ final class CallbackContext: Sendable {
 
     /// Notes a packet handed to libmosquitto by another thread and wakes the network thread, which
     /// then writes whatever could not be written at once.
+    ///
+    /// A burst of publishes (forty profiles' prices at a boundary) rings once: the publishes after
+    /// the first find the network thread already rung and not yet woken, and it writes them all.
+    /// Rung for each, the network thread was woken forty times, a syscall and a cross-core wake-up
+    /// each, while the prices waited behind them.
     func sent() {
         lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var one: UInt64 = 1
         _ = write(wake, &one, 8)
     }
 
-    /// Clears the wake-up once the network thread has woken.
+    /// Clears the wake-up once the network thread has woken, before it looks for packets to write:
+    /// a packet queued after this rings again.
+    ///
+    /// The eventfd is read before the flag is cleared: cleared first, a ring that came in between
+    /// would be read away with the flag left set, and no later packet would ring again.
     func drainWake() {
         var count: UInt64 = 0
         _ = read(wake, &count, 8)
+        wakePending.store(false, ordering: .sequentiallyConsistent)
     }
 
     /// What went wrong, in words a user can act on; TLS failures are told apart by what
