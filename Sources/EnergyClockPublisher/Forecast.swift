@@ -109,8 +109,8 @@ extension JSONWriter {
         beginArray()
         for slot in slots {
             beginObject()
-            field("start", ISO8601.local(slot.start, in: calendar))
-            field("end", ISO8601.local(slot.end, in: calendar))
+            field("start", slot.start, in: calendar)
+            field("end", slot.end, in: calendar)
             field(priceKey, slot.price)
             endObject()
         }

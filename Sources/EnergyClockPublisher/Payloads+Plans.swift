@@ -17,7 +17,6 @@ extension Payloads {
     /// "mean_price","now_mean_price","window_mean_price","saving_vs_now","saving_vs_average","unit","slots"}`.
     package static func planObject(_ plan: Plan, _ snapshot: Snapshot) -> String {
         let calendar = snapshot.calendar
-        func local(_ instant: Date?) -> String? { instant.map { ISO8601.local($0, in: calendar) } }
         func difference(_ a: Double?, _ b: Double?) -> Double? {
             guard let a, let b else { return nil }
             return DecimalFormat.rounded(a - b)
@@ -27,11 +26,11 @@ extension Payloads {
         w.field("status", plan.status.rawValue)
         w.field("reason", plan.reason)
         w.field("active", plan.active)
-        w.field("start", local(plan.start))
-        w.field("end", local(plan.end))
-        w.field("next_start", local(plan.nextStart))
-        w.field("window_start", local(plan.window.start))
-        w.field("window_end", local(plan.window.end))
+        w.field("start", plan.start, in: calendar)
+        w.field("end", plan.end, in: calendar)
+        w.field("next_start", plan.nextStart, in: calendar)
+        w.field("window_start", plan.window.start, in: calendar)
+        w.field("window_end", plan.window.end, in: calendar)
         w.field("mean_price", plan.meanPrice)
         w.field("now_mean_price", plan.nowMeanPrice)
         w.field("window_mean_price", plan.windowMeanPrice)

@@ -17,8 +17,8 @@ extension Payloads {
         for (name, slot) in [("cheapest", stats.cheapest), ("most_expensive", stats.mostExpensive)] {
             w.key(name)
             w.beginObject()
-            w.field("start", ISO8601.local(slot.slot.start, in: calendar))
-            w.field("end", ISO8601.local(slot.slot.end, in: calendar))
+            w.field("start", slot.slot.start, in: calendar)
+            w.field("end", slot.slot.end, in: calendar)
             w.field("price", slot.price)
             w.endObject()
         }
@@ -34,8 +34,8 @@ extension Payloads {
         var w = JSONWriter()
         w.beginObject()
         w.field("hours", hours)
-        w.field("start", ISO8601.local(window.start, in: calendar))
-        w.field("end", ISO8601.local(window.end, in: calendar))
+        w.field("start", window.start, in: calendar)
+        w.field("end", window.end, in: calendar)
         w.field("mean_price", DecimalFormat.rounded(window.meanPrice, decimals: decimals))
         w.endObject()
         return w.output

@@ -110,8 +110,8 @@ package enum Payloads {
         let calendar = snapshot.calendar
         var w = JSONWriter()
         w.beginObject()
-        w.field("start", ISO8601.local(slot.slot.start, in: calendar))
-        w.field("end", ISO8601.local(slot.slot.end, in: calendar))
+        w.field("start", slot.slot.start, in: calendar)
+        w.field("end", slot.slot.end, in: calendar)
         w.field("price", slot.price)
         w.field("unit", snapshot.settings.unit)
         w.field("market_price", slot.slot.market)
@@ -132,7 +132,7 @@ package enum Payloads {
         if let level = slot.slot.level { w.field("level", level.name) }
         w.field("source", snapshot.source)
         w.field("stale", snapshot.stale)
-        w.field("updated_at", snapshot.updatedAt.map { ISO8601.local($0, in: calendar) })
+        w.field("updated_at", snapshot.updatedAt, in: calendar)
         w.field("tomorrow_valid", snapshot.tomorrowValid)
         w.endObject()
         return w.output
@@ -144,8 +144,8 @@ package enum Payloads {
         w.beginArray()
         for slot in slots {
             w.beginObject()
-            w.field("start", ISO8601.local(slot.slot.start, in: calendar))
-            w.field("end", ISO8601.local(slot.slot.end, in: calendar))
+            w.field("start", slot.slot.start, in: calendar)
+            w.field("end", slot.slot.end, in: calendar)
             w.field("price", slot.price)
             w.field("band", slot.band?.rawValue)
             w.endObject()

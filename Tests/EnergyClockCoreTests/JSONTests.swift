@@ -46,4 +46,34 @@ import Testing
             return members.allSatisfy { key, value in dict[key].map { same(value, $0) } ?? false }
         }
     }
+
+    /// Times written straight into a JSON text read as `ISO8601.local` writes them, round a
+    /// daylight-saving night, at the first and last writable instants (year 0 or 10000 in local
+    /// time falls back to seconds), and for instants that are no time at all.
+    @Test func timesWrittenInPlaceAreTheISOTextEscapedAsAString() throws {
+        let tokyo = try #require(LocalCalendar(identifier: "Asia/Tokyo"))
+        let honolulu = try #require(LocalCalendar(identifier: "Pacific/Honolulu"))
+        let instants = [
+            at("2026-10-25T00:00:00Z"), at("2026-10-25T01:00:00Z"), at("2026-03-29T00:59:59Z"), at("2026-03-29T01:00:00Z"),
+            at("1970-01-01T00:00:00Z"), at("1969-12-31T23:59:59Z"), Date(timeIntervalSince1970: 1_765_839_600.75),
+            Date(timeIntervalSince1970: -62_135_596_800), Date(timeIntervalSince1970: 253_402_300_799),
+            Date(timeIntervalSince1970: .nan), Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: -1e300),
+        ]
+        for calendar in [amsterdam, tokyo, honolulu, LocalCalendar(identifier: "UTC")!] {
+            for instant in instants {
+                var writer = JSONWriter()
+                writer.beginArray()
+                writer.time(instant, in: calendar)
+                writer.time(nil, in: calendar)
+                writer.endArray()
+                let expected = ISO8601.local(instant, in: calendar)
+                #expect(writer.output == "[\(JSONWriter.quoted(expected)),null]", "\(instant) in \(calendar)")
+                #expect(JSONValue.parse(Array(writer.output.utf8)) == .array([.string(expected), .null]))
+            }
+        }
+        #expect(ISO8601.local(Date(timeIntervalSince1970: 253_402_300_799), in: tokyo).hasSuffix("s since 1970-01-01T00:00:00Z"))
+        #expect(ISO8601.local(Date(timeIntervalSince1970: -62_135_596_800), in: tokyo) == "0001-01-01T09:18:59+09:18")
+        #expect(ISO8601.local(Date(timeIntervalSince1970: -62_135_596_800), in: honolulu).hasSuffix("s since 1970-01-01T00:00:00Z"))
+        #expect(ISO8601.local(at("2026-10-25T00:30:00Z"), in: amsterdam) == "2026-10-25T02:30:00+02:00")
+    }
 }

@@ -1,24 +1,30 @@
+import FoundationEssentials
+
 /// Builds compact JSON text with keys in the order written and numbers without float noise.
+///
+/// It writes UTF-8 bytes and makes them a string once, at the end: a forecast of two days of
+/// quarter hours is some 200 objects, and appended piece by piece to a `String` each piece cost
+/// a check of its contents and often a string of its own.
 package struct JSONWriter: Sendable {
-    private var text = ""
+    private var text: [UInt8] = []
     private var needsComma: [Bool] = [false]
 
     /// An empty writer.
     package init() {}
 
     /// The JSON written so far.
-    package var output: String { text }
+    package var output: String { String(decoding: text, as: UTF8.self) }
 
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] { text.append(",") }
+        if needsComma[needsComma.count - 1] { text.append(UInt8(ascii: ",")) }
         needsComma[needsComma.count - 1] = true
     }
 
     /// Writes `"key":` inside an object.
     package mutating func key(_ name: String) {
         separate()
-        text.append(Self.quoted(name))
-        text.append(":")
+        Self.appendQuoted(name, to: &text)
+        text.append(UInt8(ascii: ":"))
         needsComma[needsComma.count - 1] = false
     }
 
@@ -31,51 +37,75 @@ package struct JSONWriter: Sendable {
     /// Closes the innermost array.
     package mutating func endArray() { close("]") }
 
-    private mutating func open(_ bracket: String) {
+    private mutating func open(_ bracket: Unicode.Scalar) {
         separate()
-        text.append(bracket)
+        text.append(UInt8(ascii: bracket))
         needsComma.append(false)
     }
 
-    private mutating func close(_ bracket: String) {
+    private mutating func close(_ bracket: Unicode.Scalar) {
         needsComma.removeLast()
-        text.append(bracket)
+        text.append(UInt8(ascii: bracket))
     }
 
     /// Writes a string value.
     package mutating func string(_ value: String?) {
         separate()
-        text.append(value.map(Self.quoted) ?? "null")
+        if let value { Self.appendQuoted(value, to: &text) } else { text.append(contentsOf: "null".utf8) }
+    }
+
+    /// Writes an instant as a string in `calendar`'s local time with its offset, as
+    /// ``ISO8601/local(_:in:)`` does, straight into the text.
+    package mutating func time(_ instant: Date?, in calendar: LocalCalendar) {
+        guard let instant else { return string(nil) }
+        separate()
+        let offset = calendar.offset(at: instant)
+        let start = text.count
+        text.append(UInt8(ascii: "\""))
+        text.append(contentsOf: repeatElement(0, count: ISO8601.longest))
+        var end = start + 1
+        if text.withUnsafeMutableBufferPointer({ ISO8601.write(instant, offset: offset, to: $0, at: &end) }) {
+            text.removeLast(text.count - end)
+            text.append(UInt8(ascii: "\""))
+        } else {
+            text.removeLast(text.count - start)
+            Self.appendQuoted(ISO8601.format(instant, offset: offset), to: &text)
+        }
     }
 
     /// Writes a number rounded to at most six decimals (`null` when absent or not finite).
     package mutating func number(_ value: Double?) {
         separate()
-        text.append(value.flatMap { $0.isFinite ? DecimalFormat.string($0) : nil } ?? "null")
+        text.append(contentsOf: (value.flatMap { $0.isFinite ? DecimalFormat.string($0) : nil } ?? "null").utf8)
     }
 
     /// Writes an integer.
     package mutating func integer(_ value: Int?) {
         separate()
-        text.append(value.map(String.init) ?? "null")
+        text.append(contentsOf: (value.map(String.init) ?? "null").utf8)
     }
 
     /// Writes already-encoded JSON as the next value.
     package mutating func raw(_ json: String) {
         separate()
-        text.append(json)
+        text.append(contentsOf: json.utf8)
     }
 
     /// Writes `true` or `false`.
     package mutating func bool(_ value: Bool) {
         separate()
-        text.append(value ? "true" : "false")
+        text.append(contentsOf: (value ? "true" : "false").utf8)
     }
 
     /// Writes `key: value` for a string.
     package mutating func field(_ name: String, _ value: String?) {
         key(name)
         string(value)
+    }
+    /// Writes `key: value` for an instant in local time (see ``time(_:in:)``).
+    package mutating func field(_ name: String, _ value: Date?, in calendar: LocalCalendar) {
+        key(name)
+        time(value, in: calendar)
     }
     /// Writes `key: value` for a number.
     package mutating func field(_ name: String, _ value: Double?) {
@@ -95,26 +125,30 @@ package struct JSONWriter: Sendable {
 
     /// `value` as a JSON string literal.
     package static func quoted(_ value: String) -> String {
-        // Most strings (keys, ISO 8601 times, band names) need no escape: copy them whole.
-        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            return "\"" + value + "\""
-        }
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out.append("\\\"")
-            case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\r": out.append("\\r")
-            case "\t": out.append("\\t")
-            case _ where scalar.value < 0x20:
-                out.append("\\u00")
-                out.append(pad16(scalar.value))
-            default: out.unicodeScalars.append(scalar)
+        var out: [UInt8] = []
+        appendQuoted(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends `value` as a JSON string literal to `out`.
+    private static func appendQuoted(_ value: String, to out: inout [UInt8]) {
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            if plain(byte) {
+                out.append(byte)
+                continue
+            }
+            out.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+            default: out.append(contentsOf: "u00\(pad16(UInt32(byte)))".utf8)
             }
         }
-        out.append("\"")
-        return out
+        out.append(UInt8(ascii: "\""))
     }
 
     private static func pad16(_ v: UInt32) -> String {

@@ -83,25 +83,59 @@ package enum ISO8601 {
     /// Seconds since 1970 that are written as a date: the years 1 to 9999.
     static let writable: ClosedRange<Double> = -62_135_596_800...253_402_300_799
 
+    /// The longest text ``write(_:offset:to:at:)`` writes: `YYYY-MM-DDThh:mm:ss+hh:mm`.
+    static let longest = 25
+
     /// `instant` at a fixed offset east of UTC, whole seconds.
     ///
     /// An instant outside the years 1 to 9999, or not finite, is written as its number of seconds,
     /// so that an error about a hostile time can always name it.
     static func format(_ instant: Date, offset: Int) -> String {
+        var written = false
+        let text = String(unsafeUninitializedCapacity: longest) { text in
+            var end = 0
+            written = write(instant, offset: offset, to: text, at: &end)
+            return end
+        }
+        return written ? text : "\(instant.timeIntervalSince1970) s since 1970-01-01T00:00:00Z"
+    }
+
+    /// Writes `instant` at `offset` as `YYYY-MM-DDThh:mm:ss` and `Z` or `±hh:mm` into `text` at
+    /// `index`, which it moves on; `text` has room for ``longest`` bytes from there. Writes nothing
+    /// and returns false for an instant outside the years 1 to 9999 (in local time too), not
+    /// finite, or an offset of a day or more.
+    ///
+    /// Timestamps are written digit by digit where they end up: a forecast holds thousands of them,
+    /// and built from interpolated pieces each took a dozen small strings.
+    static func write(_ instant: Date, offset: Int, to text: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) -> Bool {
         let seconds = instant.timeIntervalSince1970
-        guard writable.contains(seconds), abs(offset) < 86_400 else { return "\(seconds) s since 1970-01-01T00:00:00Z" }
+        guard writable.contains(seconds), abs(offset) < 86_400 else { return false }
         let total = Int(seconds.rounded(.down)) + offset
         let days = Int((Double(total) / 86_400).rounded(.down))
         let secondOfDay = total - days * 86_400
         let date = LocalDay(daysSinceEpoch: days)
-        let clock = "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
-        let zone: String
+        // The first or last instant, a day's offset away: year 0 or 10000 in local time.
+        guard (1...9999).contains(date.year) else { return false }
+        func put(_ character: Unicode.Scalar) {
+            text[index] = UInt8(ascii: character)
+            index += 1
+        }
+        date.write(to: text, at: &index)
+        put("T")
+        writeDigits(secondOfDay / 3600, 2, to: text, at: &index)
+        put(":")
+        writeDigits(secondOfDay / 60 % 60, 2, to: text, at: &index)
+        put(":")
+        writeDigits(secondOfDay % 60, 2, to: text, at: &index)
         if offset == 0 {
-            zone = "Z"
+            put("Z")
         } else {
             let magnitude = abs(offset)
-            zone = (offset < 0 ? "-" : "+") + "\(pad(magnitude / 3600, 2)):\(pad(magnitude / 60 % 60, 2))"
+            put(offset < 0 ? "-" : "+")
+            writeDigits(magnitude / 3600, 2, to: text, at: &index)
+            put(":")
+            writeDigits(magnitude / 60 % 60, 2, to: text, at: &index)
         }
-        return "\(date)T\(clock)\(zone)"
+        return true
     }
 }

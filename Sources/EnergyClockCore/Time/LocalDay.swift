@@ -54,10 +54,40 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
     public func adding(days count: Int) -> LocalDay { LocalDay(daysSinceEpoch: daysSinceEpoch + count) }
 
     /// `YYYY-MM-DD`.
-    public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+    public var description: String {
+        guard (0...9999).contains(year) else { return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+        return String(unsafeUninitializedCapacity: 10) { text in
+            var i = 0
+            write(to: text, at: &i)
+            return i
+        }
+    }
+
+    /// Writes `YYYY-MM-DD` into `text` at `index`, moving it on; the year is within 0…9999 (see
+    /// ``ISO8601/write(_:offset:to:at:)``).
+    func write(to text: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) {
+        writeDigits(year, 4, to: text, at: &index)
+        text[index] = UInt8(ascii: "-")
+        index += 1
+        writeDigits(month, 2, to: text, at: &index)
+        text[index] = UInt8(ascii: "-")
+        index += 1
+        writeDigits(day, 2, to: text, at: &index)
+    }
 
     /// Orders days chronologically.
     public static func < (lhs: LocalDay, rhs: LocalDay) -> Bool { lhs.daysSinceEpoch < rhs.daysSinceEpoch }
+}
+
+/// Writes the non-negative `value`, below 10 to the power of `width`, as `width` digits into
+/// `text` at `index`, moving it on.
+func writeDigits(_ value: Int, _ width: Int, to text: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) {
+    var rest = value
+    for k in stride(from: index + width - 1, through: index, by: -1) {
+        text[k] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+        rest /= 10
+    }
+    index += width
 }
 
 /// Zero-pads a non-negative number to `width` digits.

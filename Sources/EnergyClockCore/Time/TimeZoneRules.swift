@@ -64,9 +64,13 @@ public struct TimeZoneRules: Sendable, Hashable {
         return low == 0 ? Int(initialOffset) : Int(offsets[low - 1])
     }
 
-    /// Seconds east of UTC at `instant`.
+    /// Seconds east of UTC at `instant`; an instant that is no number, or beyond what 64 bits of
+    /// seconds hold, is taken at the nearest end of time (such an instant is only ever written out
+    /// as its number of seconds, but must not stop the program on its way there).
     public func secondsFromUTC(for instant: Date) -> Int {
-        secondsFromUTC(at: Int64((instant.timeIntervalSince1970).rounded(.down)))
+        let seconds = instant.timeIntervalSince1970.rounded(.down)
+        let bounded = seconds.isNaN ? 0 : min(max(seconds, -9.2e18), 9.2e18)
+        return secondsFromUTC(at: Int64(bounded))
     }
 
     /// Names like `Europe/Amsterdam` or `Etc/GMT+1`: no empty parts, no `..`, no absolute paths.
