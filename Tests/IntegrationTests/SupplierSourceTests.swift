@@ -46,8 +46,12 @@ struct SupplierSourceTests {
             if target.hasPrefix(Self.agilePath) { return .json(Self.agilePage(next: page2)) }
             return TestHTTPServer.Response(status: 404)
         }
+        // One day of history: what this test follows is the pages of one fetch, not a week of
+        // backfill (a dozen helper runs before the first price, slow on a loaded machine).
+        var settings = Self.octopusSettings
+        settings[.historyDays] = .integer(1)
         let harness = try ServiceHarness(
-            broker: broker, http: http, clock: ManualClock(start: at("2023-11-08T12:10:00Z")), settings: Self.octopusSettings,
+            broker: broker, http: http, clock: ManualClock(start: at("2023-11-08T12:10:00Z")), settings: settings,
             options: PublisherOptions(discovery: HADiscovery(sources: SourceRegistry.ids)), calendar: Self.london)
         let live = try await TopicRecorder(port: broker.port, filter: "#")
         let current = try #require(object(await live.wait(for: "energyclock/current") { !$0.isEmpty }))
