@@ -94,7 +94,15 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
 
     echo "| what | min | median | p99 | max | n |"
     echo "|---|---|---|---|---|---|"
-    "$bench" color "$port" 300 0.05 0.07
+    # The round trip on the first of the 40 profiles and on a one-profile daemon beside it, taking
+    # turns, so that both meet the same moments of the machine.
+    run one one hourly.json '{"source":"custom"}'
+    sleep 2
+    "$bench" color "$port" 300 0.05 0.07 energyclock one |
+        sed 's/^| settings round trip: publish → new retained color, energyclock/| settings round trip: publish → new retained color (40 profiles)/;
+             s/^| settings round trip: publish → new retained color, one/| one-profile daemon beside it, in turns: settings round trip/'
+    kill -TERM "$pid"
+    wait "$pid" || true
     "$bench" profilestorm "$port" 2000 40 | grep '^|'
     # The storm leaves work behind (clock redraws at most once a second, the store): let it settle
     # before the idle count starts, so that it counts rest and not the storm's tail.
@@ -115,13 +123,6 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     if running "$many"; then stop_note=" (no exit within 20 s; a second SIGTERM was needed)"; kill -TERM "$many"; fi
     wait "$many" || true
     stop_ms=$((($(date +%s%N) - stop_start) / 1000000))
-
-    # The same round trip on a one-profile daemon, in the same run, for the comparison.
-    run one energyclock hourly.json '{"source":"custom"}'
-    sleep 2
-    "$bench" color "$port" 300 0.05 0.07 | sed 's/^| settings round trip/| one-profile daemon: settings round trip/'
-    kill -TERM "$pid"
-    wait "$pid" || true
 
     # Slot boundaries: 40 profiles on one-second slots.
     seconds="{\"source\":\"custom\",\"resolution\":\"native\",\"profiles\":{"

@@ -71,22 +71,33 @@ func fsyncCost(directory: String, count: Int) {
 }
 
 /// A settings change until the new retained band arrives: `green_max` moves across the price.
-func colorRoundTrip(port: Int, count: Int, low: String, high: String) async throws {
-    let client = try await connectedClient(port: port, filters: ["energyclock/color"])
-    var samples: [Double] = []
-    // Defaults put the price in green; the first change makes it yellow.
-    var wanted = "yellow"
+///
+/// With several `prefixes` (daemons side by side, each idle between its turns), the round trips
+/// take turns, one daemon after the other, so that every daemon meets the same moments of a
+/// noisy machine; one row per prefix, labelled `label` plus the prefix.
+func colorRoundTrip(port: Int, count: Int, low: String, high: String, prefixes: [String] = ["energyclock"]) async throws {
+    let client = try await connectedClient(port: port, filters: prefixes.map { "\($0)/color" })
+    var samples = [[Double]](repeating: [], count: prefixes.count)
+    // Defaults put the price in green; the first change makes each one yellow.
+    var wanted = [String](repeating: "yellow", count: prefixes.count)
+    var turn = 0
     var sentAt = ContinuousClock.now
-    try client.publish("energyclock/settings/green_max/set", low)
+    try client.publish("\(prefixes[turn])/settings/green_max/set", low)
     for await event in client.events {
-        guard case let .message(message) = event, message.text == wanted, !message.retain else { continue }
-        samples.append(milliseconds(since: sentAt))
-        if samples.count == count { break }
-        wanted = wanted == "green" ? "yellow" : "green"
+        guard case let .message(message) = event, message.topic == "\(prefixes[turn])/color", message.text == wanted[turn],
+            !message.retain
+        else { continue }
+        samples[turn].append(milliseconds(since: sentAt))
+        turn = (turn + 1) % prefixes.count
+        if samples[turn].count == count { break }
+        wanted[turn] = samples[turn].isEmpty ? "yellow" : wanted[turn] == "green" ? "yellow" : "green"
         sentAt = .now
-        try client.publish("energyclock/settings/green_max/set", wanted == "green" ? high : low)
+        try client.publish("\(prefixes[turn])/settings/green_max/set", wanted[turn] == "green" ? high : low)
     }
-    row("settings round trip: publish → new retained color", samples.dropFirst().map { $0 })
+    for (prefix, samples) in zip(prefixes, samples) {
+        let name = "settings round trip: publish → new retained color"
+        row(prefixes.count == 1 ? name : "\(name), \(prefix)", Array(samples.dropFirst()))
+    }
     await client.stop()
 }
 
