@@ -4,10 +4,9 @@ import Foundation
 import Testing
 
 /// The snapshots of the next slot boundary are derived while the run loop sleeps towards it:
-/// what is shown there must be what a snapshot derived at the boundary would show.
+/// what is shown there must be what a snapshot derived at the boundary would show. (What changes
+/// before a boundary shows there: `ManagerTests.theKeptDayFollowsEveryChangeItDerivesFrom`.)
 @Suite struct BoundaryAheadTests {
-    let day = LocalDay(year: 2025, month: 12, day: 17)
-
     @Test func theBoundaryShowsWhatASnapshotDerivedThereShowsPlansIncluded() async throws {
         let directory = temporaryDirectory()
         // Cheapest from 10:00 to 12:00; 14:00 to 16:00 nearly as cheap.
@@ -49,46 +48,5 @@ import Testing
         _ = await second.loadAndFetchIfNeeded()
         #expect(await second.snapshot().plans.first?.start == at("2025-12-17T10:00:00+01:00"))
         await second.close()
-    }
-
-    @Test func whatChangesBeforeTheBoundaryShowsThere() async throws {
-        let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
-        let source = MemorySource(slots: quarterDays(around: day))
-        let (manager, output) = try makeManager(clock: clock, source: source)
-        let run = await start(manager, clock)
-        defer { run.cancel() }
-        func fresh() async throws -> Snapshot {
-            let shown = try #require(output.last)
-            return Snapshot.derive(
-                now: shown.now, calendar: amsterdam, settings: await manager.settings, slots: source.slots,
-                source: shown.source, stale: shown.stale, updatedAt: shown.updatedAt)
-        }
-        #expect(output.last?.current?.band == .yellow)
-        #expect(clock.nextDeadline == at("2025-12-17T10:30:00+01:00"))
-
-        // New thresholds while the loop sleeps towards 10:30.
-        await manager.apply([request(#"{"green_max": 0.5, "yellow_max": 0.6, "orange_max": 0.7}"#)])
-        await clock.advance(to: at("2025-12-17T10:30:00+01:00"))
-        await settle(clock)
-        #expect(output.last?.now == at("2025-12-17T10:30:00+01:00"))
-        #expect(output.last?.current?.band == .green)
-        #expect(output.last == (try await fresh()))
-
-        // New prices, fetched on request before 10:45.
-        source.set(quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market * 2) })
-        await manager.refreshNow()
-        #expect(await output.wait { abs(($0.last?.current?.price ?? 0) - 0.20 * 1.21) < 1e-12 })
-        await settle(clock)
-        await clock.advance(to: at("2025-12-17T10:45:00+01:00"))
-        await settle(clock)
-        #expect(output.last?.now == at("2025-12-17T10:45:00+01:00"))
-        #expect(output.last == (try await fresh()))
-
-        // Woken long after the boundary it slept towards: the slot of the hour it wakes in.
-        await clock.advance(to: at("2025-12-17T12:10:00+01:00"))
-        await settle(clock)
-        #expect(output.last?.now == at("2025-12-17T12:10:00+01:00"))
-        #expect(output.last?.current?.slot.start == at("2025-12-17T12:00:00+01:00"))
-        #expect(abs((output.last?.current?.price ?? 0) - 0.24 * 1.21) < 1e-12)
     }
 }

@@ -2,6 +2,7 @@ import EnergyClockCore
 import EnergyClockTesting
 import Foundation
 import Synchronization
+import Testing
 
 /// A manager with a memory source and recording output over a fresh store.
 func makeManager(
@@ -32,4 +33,13 @@ func settle(_ clock: ManualClock) async {
 /// A settings request parsed from a JSON object for the first profile's `settings/set`.
 func request(_ json: String, sources: [String] = ["energyzero"]) -> SettingsRequest {
     SettingsRequest(update: Result { () throws(SettingsError) in try SettingsUpdate.parse(object: Array(json.utf8), sources: sources) })
+}
+
+/// The snapshot derived afresh at the instant `output` last showed, from every slot `source` has
+/// and the first profile's settings: what a boundary or a change must show, however it got there.
+func derivedAfresh(_ output: RecordingOutput, _ manager: PriceManager, _ source: MemorySource) async throws -> Snapshot {
+    let shown = try #require(output.last)
+    return Snapshot.derive(
+        now: shown.now, calendar: amsterdam, settings: await manager.settings, slots: source.slots, source: shown.source,
+        stale: shown.stale, updatedAt: shown.updatedAt)
 }

@@ -38,24 +38,35 @@ import Testing
         let (manager, output) = try makeManager(clock: clock, source: source)
         let run = await start(manager, clock)
         defer { run.cancel() }
-        func fresh() async throws -> Snapshot {
-            let shown = try #require(output.last)
-            return Snapshot.derive(
-                now: shown.now, calendar: amsterdam, settings: await manager.settings,
-                slots: source.slots, source: shown.source, stale: shown.stale,
-                updatedAt: shown.updatedAt)
-        }
+        func fresh() async throws -> Snapshot { try await derivedAfresh(output, manager, source) }
         #expect(output.last?.current?.band == .yellow)
 
+        // The loop sleeps towards 10:30 with that boundary's snapshots derived ahead (see
+        // PriceManager.Ahead): each change before it must show there too.
+        #expect(clock.nextDeadline == at("2025-12-17T10:30:00+01:00"))
         await manager.apply([request(#"{"green_max": 0.5, "yellow_max": 0.6, "orange_max": 0.7}"#)])
         #expect(output.last?.current?.band == .green)
         #expect(output.last?.today == (try await fresh()).today)
+        await clock.advance(to: at("2025-12-17T10:30:00+01:00"))
+        await settle(clock)
+        #expect(output.last?.now == at("2025-12-17T10:30:00+01:00"))
+        #expect(output.last == (try await fresh()))
 
         source.set(quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market * 2) })
         await manager.refreshNow()
         #expect(await output.wait { abs(($0.last?.current?.price ?? 0) - 0.20 * 1.21) < 1e-12 })
         await settle(clock)
         #expect(output.last?.today == (try await fresh()).today)
+        await clock.advance(to: at("2025-12-17T10:45:00+01:00"))
+        await settle(clock)
+        #expect(output.last?.now == at("2025-12-17T10:45:00+01:00"))
+        #expect(output.last == (try await fresh()))
+
+        // Woken long after the boundary it slept towards: the slot of the hour it wakes in.
+        await clock.advance(to: at("2025-12-17T12:10:00+01:00"))
+        await settle(clock)
+        #expect(output.last?.current?.slot.start == at("2025-12-17T12:00:00+01:00"))
+        #expect(output.last == (try await fresh()))
 
         await clock.advance(to: at("2025-12-18T00:00:00+01:00"))
         await settle(clock)
