@@ -118,7 +118,11 @@ extension PublisherState {
         for part in parts {
             for snapshot in snapshots {
                 let extra = part == .day ? importCosts(snapshot) : nil
-                send(views[snapshot.profile]!.retained.changes(in: part, of: snapshot, importCosts: extra), to: snapshot.profile, &actions)
+                // Through `values[index]`, which mutates the view where it lies: `views[name]!`
+                // copied the whole view out and back for every profile and part.
+                let index = views.index(forKey: snapshot.profile)!
+                let changes = views.values[index].retained.changes(in: part, of: snapshot, importCosts: extra)
+                send(changes, to: snapshot.profile, &actions)
             }
         }
         guard parts.contains(.day), order.count > 1, snapshots.contains(where: { $0.profile == Profiles.firstName }) else { return }
@@ -182,8 +186,9 @@ extension PublisherState {
 
     /// Sends a profile's retained changes, noted as held by the broker until reported undelivered.
     mutating func send(_ changes: [OutgoingMessage], to name: String, _ actions: inout [Action]) {
+        let index = views.index(forKey: name)
         for message in changes {
-            views[name]!.retained.sent(message)
+            if let index { views.values[index].retained.sent(message) }
             actions.append(.send(message))
         }
     }
