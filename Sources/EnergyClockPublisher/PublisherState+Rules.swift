@@ -43,7 +43,15 @@ extension PublisherState {
             views[name] = ProfileView(name: name, root: topics, options: options)
             order.append(name)
         }
-        views[name]!.latest = snapshot
+        updateView(name) { $0.latest = snapshot }
+    }
+
+    /// Runs `body` on the view of the profile `name`, which must be held, where it lies in `views`.
+    ///
+    /// `views[name]!.…` copied the whole view out and back, with its table of what the broker
+    /// holds, at every call: once per profile and part, and once per message, at every boundary.
+    mutating func updateView<Result>(_ name: String, _ body: (inout ProfileView) -> Result) -> Result {
+        body(&views.values[views.index(forKey: name)!])
     }
 
     /// Everything is sent again from the newest snapshots, as if the broker held nothing.
@@ -69,12 +77,14 @@ extension PublisherState {
         }
         guard !republishing else { return }
         for snapshot in snapshots {
-            let event = views[snapshot.profile]!.tomorrowEvent(for: snapshot, cheapestHours: options.cheapestHours)
+            let cheapestHours = options.cheapestHours
+            let event = updateView(snapshot.profile) { $0.tomorrowEvent(for: snapshot, cheapestHours: cheapestHours) }
             if connected, let event { actions.append(.send(event)) }
         }
         for snapshot in snapshots {
-            guard let point = views[snapshot.profile]!.lineProtocol.newPoint(for: snapshot) else { continue }
-            if connected { actions.append(.send(OutgoingMessage(views[snapshot.profile]!.topics.influx, point, retain: false))) }
+            let noted = updateView(snapshot.profile) { view in view.lineProtocol.newPoint(for: snapshot).map { ($0, view.topics.influx) } }
+            guard let (point, topic) = noted else { continue }
+            if connected { actions.append(.send(OutgoingMessage(topic, point, retain: false))) }
             actions.append(.record(point))
         }
         if connected { note(health.published(snapshots, at: now), &actions) }
@@ -118,10 +128,7 @@ extension PublisherState {
         for part in parts {
             for snapshot in snapshots {
                 let extra = part == .day ? importCosts(snapshot) : nil
-                // Through `values[index]`, which mutates the view where it lies: `views[name]!`
-                // copied the whole view out and back for every profile and part.
-                let index = views.index(forKey: snapshot.profile)!
-                let changes = views.values[index].retained.changes(in: part, of: snapshot, importCosts: extra)
+                let changes = updateView(snapshot.profile) { $0.retained.changes(in: part, of: snapshot, importCosts: extra) }
                 send(changes, to: snapshot.profile, &actions)
             }
         }
@@ -130,7 +137,7 @@ extension PublisherState {
         for name in order where !named.contains(name) {
             guard let step = views[name]?.exportStep() else { continue }
             let costs = importCosts(step: step)
-            send(views[name]!.forecastChange(importCosts: costs), to: name, &actions)
+            send(updateView(name) { $0.forecastChange(importCosts: costs) }, to: name, &actions)
         }
     }
 
@@ -138,16 +145,20 @@ extension PublisherState {
     private mutating func showDevices(_ snapshot: Snapshot, _ actions: inout [Action]) {
         let name = snapshot.profile
         let shape = DiscoveryAnnouncer.Shape(snapshot.settings)
-        if views[name]!.announced != shape {
-            actions += views[name]!.discovery.messages(shape, replacing: views[name]!.lastAnnounced).map(Action.send)
-            views[name]!.announced = shape
-            views[name]!.lastAnnounced = shape
-        }
-        let commands = views[name]!.lights.commands(for: snapshot)
-        if !commands.isEmpty {
-            actions += commands.map(Action.send)
-            views[name]!.lights.shown(snapshot, commands: commands)
-        }
+        actions += updateView(name) { view in
+            var messages: [OutgoingMessage] = []
+            if view.announced != shape {
+                messages += view.discovery.messages(shape, replacing: view.lastAnnounced)
+                view.announced = shape
+                view.lastAnnounced = shape
+            }
+            let commands = view.lights.commands(for: snapshot)
+            if !commands.isEmpty {
+                messages += commands
+                view.lights.shown(snapshot, commands: commands)
+            }
+            return messages
+        }.map(Action.send)
     }
 
     /// `profiles`: every profile's settings by name while there is more than one, else nothing.
@@ -186,17 +197,17 @@ extension PublisherState {
 
     /// Sends a profile's retained changes, noted as held by the broker until reported undelivered.
     mutating func send(_ changes: [OutgoingMessage], to name: String, _ actions: inout [Action]) {
-        let index = views.index(forKey: name)
-        for message in changes {
-            if let index { views.values[index].retained.sent(message) }
-            actions.append(.send(message))
+        guard !changes.isEmpty else { return }
+        updateView(name) { view in
+            for message in changes { view.retained.sent(message) }
         }
+        actions += changes.map(Action.send)
     }
 
     /// Draws a profile's clock pictures when what they show changed, at most once a second; a
     /// change during a drawing is drawn after it, from the newest snapshot.
     private mutating func drawClock(_ snapshot: Snapshot, _ now: Date, _ actions: inout [Action]) {
-        guard case let .draw(face, key, time) = views[snapshot.profile]!.clock.decide(for: snapshot, at: now) else { return }
+        guard case let .draw(face, key, time) = updateView(snapshot.profile, { $0.clock.decide(for: snapshot, at: now) }) else { return }
         actions.append(.draw(face, profile: snapshot.profile, key: key, at: time))
     }
 
@@ -206,12 +217,12 @@ extension PublisherState {
         guard views[name] != nil else { return }
         switch result {
         case nil:
-            views[name]!.clock.abandoned()
+            updateView(name) { $0.clock.abandoned() }
         case let .failure(failure)?:
-            let (pause, log) = views[name]!.clock.failed(failure.kind, at: now)
+            let (pause, log) = updateView(name) { $0.clock.failed(failure.kind, at: now) }
             if log { actions.append(.log(.error, "could not draw the clock: \(failure); trying again in \(pause.components.seconds) s")) }
         case let .success(pictures)?:
-            let (messages, recovered) = views[name]!.clock.drawn(key, pictures)
+            let (messages, recovered) = updateView(name) { $0.clock.drawn(key, pictures) }
             if recovered { actions.append(.log(.info, "the clock is drawn again")) }
             guard connected else { return }
             actions += messages.map(Action.send)
