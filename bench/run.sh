@@ -91,6 +91,7 @@ measure() {
         start "roundtrip-$n" hourly.json
         choose source custom
         "$bench" color "$port" 300 0.05 0.07
+        "$bench" spaced "$port" 200 0.05 0.07 20
         read -r hwm dirty clean < <(memory)
         "$bench" storm "$port" 10000 | grep '^|'
         read -r hwm_after dirty_after clean_after < <(memory)

@@ -132,7 +132,9 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     run boundaries energyclock seconds.json "$seconds" --clock-image=false
     sleep 3
     # The same boundaries on the wire: when each price left the daemon, before the broker read it.
-    tcpdump -i lo -s 0 -U -w "$work/boundaries.pcap" "tcp dst port $port" 2>/dev/null &
+    # A buffer of 256 MiB: with the default, the kernel dropped a fifth of the segments of the
+    # day payloads, and a second whose stream lost a segment has no complete count of prices.
+    tcpdump -i lo -s 0 -U -B 262144 -w "$work/boundaries.pcap" "tcp dst port $port" 2>/dev/null &
     capture=$!
     pids+=("$capture")
     sleep 1

@@ -34,6 +34,11 @@ struct ecl_loop {
     bool stopping;
     bool waiting;
     _Atomic uint64_t wakeups;
+    _Atomic uint64_t jobs;
+    // Called before a long wait that follows some work (see ecl_loop_set_rest).
+    item rest;
+    uint64_t rest_after;
+    bool worked;
 };
 
 // Losing a job would leave a task suspended for ever: without memory the process cannot go on.
@@ -173,6 +178,24 @@ void ecl_loop_stop(ecl_loop *loop) {
 
 uint64_t ecl_loop_wakeups(ecl_loop *loop) { return atomic_load_explicit(&loop->wakeups, memory_order_relaxed); }
 
+uint64_t ecl_loop_jobs(ecl_loop *loop) { return atomic_load_explicit(&loop->jobs, memory_order_relaxed); }
+
+void ecl_loop_set_rest(ecl_loop *loop, uint64_t after, ecl_callback callback, void *context) {
+    pthread_mutex_lock(&loop->lock);
+    loop->rest = (item){callback, context};
+    loop->rest_after = after;
+    pthread_mutex_unlock(&loop->lock);
+}
+
+// Called with the lock held and nothing ready: the loop has worked since it last rested, and its
+// next timer (if any) is at least `rest_after` away.
+static bool rest_is_due(const ecl_loop *loop) {
+    if (loop->rest.callback == NULL || !loop->worked) return false;
+    if (loop->timer_count == 0) return true;
+    uint64_t now = ecl_now();
+    return loop->timers[0].deadline > now && loop->timers[0].deadline - now >= loop->rest_after;
+}
+
 void ecl_loop_run(ecl_loop *loop) {
     pthread_mutex_lock(&loop->lock);
     loop->stopping = false;
@@ -181,6 +204,16 @@ void ecl_loop_run(ecl_loop *loop) {
         if (loop->timer_count > 0) {
             uint64_t now = ecl_now();
             while (loop->timer_count > 0 && loop->timers[0].deadline <= now) push_ready(loop, remove_timer(loop, 0).work);
+        }
+        if (loop->ready_count == 0 && rest_is_due(loop)) {
+            // Runs without the lock, like any work; what it posts or what fell due meanwhile is
+            // looked at before the wait.
+            loop->worked = false;
+            item rest = loop->rest;
+            pthread_mutex_unlock(&loop->lock);
+            rest.callback(rest.context);
+            pthread_mutex_lock(&loop->lock);
+            continue;
         }
         if (loop->ready_count == 0) {
             loop->waiting = true;
@@ -198,6 +231,8 @@ void ecl_loop_run(ecl_loop *loop) {
         item work = loop->ready[loop->ready_head];
         loop->ready_head = (loop->ready_head + 1) % loop->ready_capacity;
         loop->ready_count--;
+        loop->worked = true;
+        atomic_fetch_add_explicit(&loop->jobs, 1, memory_order_relaxed);
         pthread_mutex_unlock(&loop->lock);
         work.callback(work.context);
         pthread_mutex_lock(&loop->lock);

@@ -138,39 +138,43 @@ package actor MQTTPublisher: ManagerOutput {
         var ledger: Set<String>?
         var undelivered: [OutgoingMessage] = []
         var failure: SinkFailure?
-        for action in state.handle(event, at: clock.now) {
-            switch action {
-            case let .send(message) where failure == .notConnected:
-                undelivered.append(message)
-            case let .send(message):
-                do throws(SinkFailure) {
-                    let messageID = try sink.send(message)
-                    if topicsByMessageID.count >= 4096 { topicsByMessageID.removeAll(keepingCapacity: true) }
-                    topicsByMessageID[messageID] = message.topic
-                    logger.debug("published \(message.topic) (\(message.body.count) bytes)")
-                } catch {
-                    if error != .notConnected { logger.error("\(error)") }
+        // Everything one event sends goes to the connection together: one wake-up of the MQTT
+        // thread and as few segments as the messages fit in.
+        sink.together {
+            for action in state.handle(event, at: clock.now) {
+                switch action {
+                case let .send(message) where failure == .notConnected:
                     undelivered.append(message)
-                    // A lost connection stops the rest; it is what the state hears of, over a refusal.
-                    if failure == nil || error == .notConnected { failure = error }
+                case let .send(message):
+                    do throws(SinkFailure) {
+                        let messageID = try sink.send(message)
+                        if topicsByMessageID.count >= 4096 { topicsByMessageID.removeAll(keepingCapacity: true) }
+                        topicsByMessageID[messageID] = message.topic
+                        logger.debug("published \(message.topic) (\(message.body.count) bytes)")
+                    } catch {
+                        if error != .notConnected { logger.error("\(error)") }
+                        undelivered.append(message)
+                        // A lost connection stops the rest; it is what the state hears of, over a refusal.
+                        if failure == nil || error == .notConnected { failure = error }
+                    }
+                case let .subscribe(filter, retainAsPublished):
+                    do throws(SinkFailure) { try sink.subscribe(filter, retainAsPublished: retainAsPublished) } catch {
+                        logger.error("\(error)")
+                    }
+                case let .writeHealth(record):
+                    guard let healthDirectory else { continue }
+                    // Off the loop: a rename can wait on the file system's journal for milliseconds.
+                    let logger = logger
+                    record.write(to: healthDirectory, with: .shared) { logger.warning("\($0)") }
+                case .draw, .wake: newJob.yield(action)
+                case let .record(point): points.append(point)
+                case let .log(level, line): logger.log(level, line)
+                case let .ledger(owned):
+                    ledger = owned
+                    newestLedger = owned
+                    // The connect's ledger goes back to the caller, who keeps it; later ones a job keeps.
+                    if case .connected = event {} else { newJob.yield(action) }
                 }
-            case let .subscribe(filter, retainAsPublished):
-                do throws(SinkFailure) { try sink.subscribe(filter, retainAsPublished: retainAsPublished) } catch {
-                    logger.error("\(error)")
-                }
-            case let .writeHealth(record):
-                guard let healthDirectory else { continue }
-                // Off the loop: a rename can wait on the file system's journal for milliseconds.
-                let logger = logger
-                record.write(to: healthDirectory, with: .shared) { logger.warning("\($0)") }
-            case .draw, .wake: newJob.yield(action)
-            case let .record(point): points.append(point)
-            case let .log(level, line): logger.log(level, line)
-            case let .ledger(owned):
-                ledger = owned
-                newestLedger = owned
-                // The connect's ledger goes back to the caller, who keeps it; later ones a job keeps.
-                if case .connected = event {} else { newJob.yield(action) }
             }
         }
         if let failure { handle(.undelivered(undelivered, failure)) }

@@ -12,6 +12,14 @@ package protocol MessageSink: Sendable {
     /// Hands `message` over and waits up to `timeout` seconds for the broker to take it; false
     /// when it did not in time.
     func sendAcknowledged(_ message: OutgoingMessage, timeout: Double) async throws(SinkFailure) -> Bool
+    /// Runs `body`, whose messages the connection may hold until it returns and then send
+    /// together (``MQTTClient/publishing(_:)``).
+    func together(_ body: () -> Void)
+}
+
+extension MessageSink {
+    /// Runs `body`: a sink without a connection has nothing to hold.
+    package func together(_ body: () -> Void) { body() }
 }
 
 /// Why a sink did not take a message.
@@ -47,6 +55,8 @@ extension MQTTClient: MessageSink {
         let messageID = try send(message)
         return await waitForAcknowledgement(of: messageID, timeout: timeout)
     }
+
+    package func together(_ body: () -> Void) { publishing(body) }
 }
 
 extension SinkFailure {

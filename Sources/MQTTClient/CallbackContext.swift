@@ -42,8 +42,15 @@ final class CallbackContext: Sendable {
 
     deinit { if wake >= 0 { close(wake) } }
 
+    /// Publishing scopes open now (``MQTTClient/publishing(_:)``): while there is one, packets are
+    /// queued without waking the network thread.
+    let holding = Atomic<Int>(0)
+    /// A packet was queued while a scope was open; the last scope to close rings for it.
+    let heldRing = Atomic<Bool>(false)
+
     /// Notes a packet handed to libmosquitto by another thread and wakes the network thread, which
-    /// then writes whatever could not be written at once.
+    /// then writes whatever could not be written at once; inside a publishing scope, the scope's
+    /// end wakes it instead.
     ///
     /// A burst of publishes (forty profiles' prices at a boundary) rings once: the publishes after
     /// the first find the network thread already rung and not yet woken, and it writes them all.
@@ -51,6 +58,19 @@ final class CallbackContext: Sendable {
     /// each, while the prices waited behind them.
     func sent() {
         lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        guard holding.load(ordering: .acquiring) > 0 else { return ring() }
+        heldRing.store(true, ordering: .releasing)
+        // The last scope may have closed between the check and the store, and found no ring held.
+        if holding.load(ordering: .acquiring) == 0 { releaseHeldRing() }
+    }
+
+    /// Rings for a packet queued inside a scope that has closed; only one caller finds it.
+    func releaseHeldRing() {
+        if heldRing.exchange(false, ordering: .acquiringAndReleasing) { ring() }
+    }
+
+    /// Wakes the network thread, unless it is rung already and has not woken yet.
+    private func ring() {
         guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var one: UInt64 = 1
         _ = write(wake, &one, 8)

@@ -91,12 +91,23 @@ struct NetworkLoop {
         }
         if events & Int16(POLLOUT) != 0 || (writing && events & Int16(POLLERR | POLLHUP) != 0) {
             context.lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+            // libmosquitto writes every queued packet, one `write` each; corked, a burst leaves
+            // in full segments, as soon as the last is written (Nagle's algorithm stays off).
+            Self.cork(socket, true)
             let rc = mosquitto_loop_write(mosq, 1)
+            Self.cork(socket, false)
             guard rc == Self.success else { return rc }
         }
         // The ping goes out here once it is due; the next one is due a keepalive later.
         if DispatchTime.now().uptimeNanoseconds >= due { context.lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
         return mosquitto_loop_misc(mosq)
+    }
+
+    /// Holds a TCP socket's partial segments (`TCP_CORK`) until uncorked; uncorking sends them
+    /// at once. A socket that is not TCP refuses, and is written as it is.
+    private static func cork(_ socket: Int32, _ on: Bool) {
+        var value: Int32 = on ? 1 : 0
+        _ = setsockopt(socket, Int32(IPPROTO_TCP), TCP_CORK, &value, socklen_t(MemoryLayout<Int32>.size))
     }
 
     /// Starts a connection to `broker`, which the client then reports as its own.

@@ -48,8 +48,23 @@ package struct EventLoop: @unchecked Sendable {
         sched_yield()
     }
 
+    /// Runs `body` on the loop thread each time a burst of work is over: when the loop, having run
+    /// something since the last call, is about to sleep with no timer due within `seconds`. It
+    /// never wakes the loop itself, so a loop at rest stays asleep. Set it once, before ``run()``.
+    ///
+    /// The daemon gives its heap back here: whatever was allocated for a fetch, a settings change
+    /// or a boundary is free by then, and a loop that sleeps for a second or more has time to spare.
+    package func whenResting(after seconds: Double, _ body: @escaping @Sendable () -> Void) {
+        let nanoseconds = UInt64(max(0, min(seconds, 1e9)) * 1e9)
+        // Kept by the loop for the life of the process.
+        ecl_loop_set_rest(raw, nanoseconds, runKeptBox, Unmanaged.passRetained(Box(body)).toOpaque())
+    }
+
     /// How often the loop thread woke from a wait: each wake-up is a timer, new work or a stop.
     package var wakeUps: UInt64 { ecl_loop_wakeups(raw) }
+
+    /// How many pieces of work, posted ones and timers, the loop has run.
+    package var jobsRun: UInt64 { ecl_loop_jobs(raw) }
 
     /// Runs `body` on the loop thread soon, after the work posted before it.
     package func post(_ body: @escaping @Sendable () -> Void) {
@@ -106,4 +121,9 @@ private final class Box: Sendable {
 
 private func runBox(_ context: UnsafeMutableRawPointer?) {
     Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+}
+
+/// Runs a closure the C loop keeps, and calls again.
+private func runKeptBox(_ context: UnsafeMutableRawPointer?) {
+    Unmanaged<Box>.fromOpaque(context!).takeUnretainedValue().body()
 }

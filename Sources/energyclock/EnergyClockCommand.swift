@@ -116,6 +116,9 @@ enum Daemon {
     /// Runs until SIGTERM, SIGINT or SIGHUP; returns the exit status.
     static func run(_ config: Configuration) async -> Int32 {
         Memory.limitArenas()
+        // Once a burst of work is over and nothing is due for a second, the heap it left free
+        // goes back to the system (not at the pauses of a publish, nor between one-second slots).
+        EventLoop.global?.whenResting(after: 1) { Memory.trim() }
         let logger = config.logger("energyclock")
         let signals = SignalStream.termination()
         let service: EnergyClockService

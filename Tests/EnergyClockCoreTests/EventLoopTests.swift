@@ -108,6 +108,48 @@ struct EventLoopTests {
         #expect(count.value.load(ordering: .relaxed) == posters * each)
     }
 
+    @Test func restComesOnceAfterEachBurstAndNeverWhileTheLoopOnlySleeps() async throws {
+        let loop = try #require(EventLoop())
+        let order = Mutex<[String]>([])
+        let rested = Shared(0)
+        loop.whenResting(after: 0.05) {
+            order.withLock { $0.append("rest") }
+            rested.value.add(1, ordering: .relaxed)
+        }
+        #expect(DetachedThread.start(name: "test-loop") { loop.run() })
+        defer { loop.stop() }
+        /// Waits up to two seconds for the `count`th rest.
+        func waitForRest(_ count: Int) async {
+            var waited = 0
+            while rested.value.load(ordering: .relaxed) < count, waited < 400 {
+                await MonotonicSleep.pause(seconds: 0.005)
+                waited += 1
+            }
+        }
+        await MonotonicSleep.pause(seconds: 0.1)
+        #expect(rested.value.load(ordering: .relaxed) == 0, "a loop that has run nothing does not rest")
+
+        // Posted while the loop is held, the ten jobs are one burst, however fast the loop drains them.
+        let burst = hold(loop)
+        for index in 0..<10 { loop.post { order.withLock { $0.append("job \(index)") } } }
+        burst.signal()
+        await waitForRest(1)
+        let wakeUps = loop.wakeUps
+        await MonotonicSleep.pause(seconds: 0.2)
+        #expect(rested.value.load(ordering: .relaxed) == 1, "one rest for the burst, none while it sleeps")
+        #expect(loop.wakeUps == wakeUps, "resting wakes nothing")
+        #expect(order.withLock { $0 } == (0..<10).map { "job \($0)" } + ["rest"])
+
+        // A timer due sooner than the rest's distance keeps the burst going: the rest comes after it.
+        order.withLock { $0.removeAll() }
+        let gate = hold(loop)
+        _ = loop.addTimer(at: EventLoop.now + 20_000_000) { order.withLock { $0.append("timer") } }
+        loop.post { order.withLock { $0.append("job") } }
+        gate.signal()
+        await waitForRest(2)
+        #expect(order.withLock { $0 } == ["job", "timer", "rest"], "the held job and the one posted rest once, after the timer")
+    }
+
     @Test func anIdleLoopSleepsAndAStopEndsIt() async throws {
         let (loop, stopped) = try running()
         await drain(loop)

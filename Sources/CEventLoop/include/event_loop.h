@@ -34,8 +34,17 @@ uint64_t ecl_loop_add_timer(ecl_loop *loop, uint64_t deadline, ecl_callback call
 /// False when it has fired, is firing or never existed.
 bool ecl_loop_cancel_timer(ecl_loop *loop, uint64_t id);
 
+/// Runs `callback(context)` on the loop thread whenever the loop, having run work since the last
+/// such call, is about to sleep with no timer due within `after` nanoseconds: once per burst of
+/// work, when it is over, and never while the loop only sleeps. It costs no wake-up of its own.
+/// NULL removes it.
+void ecl_loop_set_rest(ecl_loop *loop, uint64_t after, ecl_callback callback, void *context);
+
 /// How many times the loop thread has woken from a wait since it was created.
 uint64_t ecl_loop_wakeups(ecl_loop *loop);
+
+/// How many pieces of work (posted ones and timers) the loop has run since it was created.
+uint64_t ecl_loop_jobs(ecl_loop *loop);
 
 /// Now on the monotonic clock, in nanoseconds.
 uint64_t ecl_now(void);

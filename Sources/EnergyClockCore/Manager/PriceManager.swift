@@ -222,9 +222,9 @@ public actor PriceManager {
                 if deadline == next { prepare(for: next) }
                 try await sleep(until: deadline)
             } else {
+                // The heap the parses leave free goes back to the system when the daemon's loop
+                // rests (`Memory.trimWhenGrown`), after the publish that follows.
                 await refresh(due)
-                // Parsing a round of answers leaves the heap at its high-water mark, mostly free.
-                Memory.trim()
             }
         }
     }

@@ -72,10 +72,16 @@ func fsyncCost(directory: String, count: Int) {
 
 /// A settings change until the new retained band arrives: `green_max` moves across the price.
 ///
+/// Back to back, each change is sent as soon as the last one's colour arrived, while the daemon
+/// still sends that change's day payloads and answer; with a `gap` (milliseconds), each waits that
+/// long first, as changes from a person or an automation do, and meets a daemon at rest.
+///
 /// With several `prefixes` (daemons side by side, each idle between its turns), the round trips
 /// take turns, one daemon after the other, so that every daemon meets the same moments of a
 /// noisy machine; one row per prefix, labelled `label` plus the prefix.
-func colorRoundTrip(port: Int, count: Int, low: String, high: String, prefixes: [String] = ["energyclock"]) async throws {
+func colorRoundTrip(
+    port: Int, count: Int, low: String, high: String, prefixes: [String] = ["energyclock"], gap: Int = 0
+) async throws {
     let client = try await connectedClient(port: port, filters: prefixes.map { "\($0)/color" })
     var samples = [[Double]](repeating: [], count: prefixes.count)
     // Defaults put the price in green; the first change makes each one yellow.
@@ -91,11 +97,15 @@ func colorRoundTrip(port: Int, count: Int, low: String, high: String, prefixes: 
         turn = (turn + 1) % prefixes.count
         if samples[turn].count == count { break }
         wanted[turn] = samples[turn].isEmpty ? "yellow" : wanted[turn] == "green" ? "yellow" : "green"
+        if gap > 0 { try await Task.sleep(for: .milliseconds(gap)) }
         sentAt = .now
         try client.publish("\(prefixes[turn])/settings/green_max/set", wanted[turn] == "green" ? high : low)
     }
     for (prefix, samples) in zip(prefixes, samples) {
-        let name = "settings round trip: publish → new retained color"
+        let name =
+            gap > 0
+            ? "settings round trip, one change every \(gap) ms: publish → new retained color"
+            : "settings round trip: publish → new retained color"
         row(prefixes.count == 1 ? name : "\(name), \(prefix)", Array(samples.dropFirst()))
     }
     await client.stop()
