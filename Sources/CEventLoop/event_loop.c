@@ -34,7 +34,6 @@ struct ecl_loop {
     bool stopping;
     bool waiting;
     _Atomic uint64_t wakeups;
-    _Atomic uint64_t jobs;
     // Called before a long wait that follows some work (see ecl_loop_set_rest).
     item rest;
     uint64_t rest_after;
@@ -178,8 +177,6 @@ void ecl_loop_stop(ecl_loop *loop) {
 
 uint64_t ecl_loop_wakeups(ecl_loop *loop) { return atomic_load_explicit(&loop->wakeups, memory_order_relaxed); }
 
-uint64_t ecl_loop_jobs(ecl_loop *loop) { return atomic_load_explicit(&loop->jobs, memory_order_relaxed); }
-
 void ecl_loop_set_rest(ecl_loop *loop, uint64_t after, ecl_callback callback, void *context) {
     pthread_mutex_lock(&loop->lock);
     loop->rest = (item){callback, context};
@@ -232,7 +229,6 @@ void ecl_loop_run(ecl_loop *loop) {
         loop->ready_head = (loop->ready_head + 1) % loop->ready_capacity;
         loop->ready_count--;
         loop->worked = true;
-        atomic_fetch_add_explicit(&loop->jobs, 1, memory_order_relaxed);
         pthread_mutex_unlock(&loop->lock);
         work.callback(work.context);
         pthread_mutex_lock(&loop->lock);

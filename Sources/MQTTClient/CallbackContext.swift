@@ -58,15 +58,17 @@ final class CallbackContext: Sendable {
     /// each, while the prices waited behind them.
     func sent() {
         lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
-        guard holding.load(ordering: .acquiring) > 0 else { return ring() }
-        heldRing.store(true, ordering: .releasing)
+        guard holding.load(ordering: .sequentiallyConsistent) > 0 else { return ring() }
         // The last scope may have closed between the check and the store, and found no ring held.
-        if holding.load(ordering: .acquiring) == 0 { releaseHeldRing() }
+        // Sequentially consistent, here and in the scope's end: of the store and the scope's
+        // decrement, whichever comes second sees the other, so one of the two rings.
+        heldRing.store(true, ordering: .sequentiallyConsistent)
+        if holding.load(ordering: .sequentiallyConsistent) == 0 { releaseHeldRing() }
     }
 
     /// Rings for a packet queued inside a scope that has closed; only one caller finds it.
     func releaseHeldRing() {
-        if heldRing.exchange(false, ordering: .acquiringAndReleasing) { ring() }
+        if heldRing.exchange(false, ordering: .sequentiallyConsistent) { ring() }
     }
 
     /// Wakes the network thread, unless it is rung already and has not woken yet.

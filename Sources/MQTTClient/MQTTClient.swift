@@ -174,9 +174,9 @@ public final class MQTTClient: Sendable {
     /// For a burst: forty prices at a slot boundary reach the broker in one segment and one read,
     /// instead of forty segments, each a wake-up of the broker while the next was being queued.
     public func publishing<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-        context.holding.add(1, ordering: .acquiringAndReleasing)
+        context.holding.add(1, ordering: .sequentiallyConsistent)
         defer {
-            if context.holding.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { context.releaseHeldRing() }
+            if context.holding.subtract(1, ordering: .sequentiallyConsistent).newValue == 0 { context.releaseHeldRing() }
         }
         return try body()
     }

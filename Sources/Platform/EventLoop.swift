@@ -63,9 +63,6 @@ package struct EventLoop: @unchecked Sendable {
     /// How often the loop thread woke from a wait: each wake-up is a timer, new work or a stop.
     package var wakeUps: UInt64 { ecl_loop_wakeups(raw) }
 
-    /// How many pieces of work, posted ones and timers, the loop has run.
-    package var jobsRun: UInt64 { ecl_loop_jobs(raw) }
-
     /// Runs `body` on the loop thread soon, after the work posted before it.
     package func post(_ body: @escaping @Sendable () -> Void) {
         ecl_loop_post(raw, runBox, Unmanaged.passRetained(Box(body)).toOpaque())

@@ -118,7 +118,7 @@ enum Daemon {
         Memory.limitArenas()
         // Once a burst of work is over and nothing is due for a second, the heap it left free
         // goes back to the system (not at the pauses of a publish, nor between one-second slots).
-        EventLoop.global?.whenResting(after: 1) { Memory.trim() }
+        EventLoop.global?.whenResting(after: 1) { Memory.trimWhenFreed() }
         let logger = config.logger("energyclock")
         let signals = SignalStream.termination()
         let service: EnergyClockService

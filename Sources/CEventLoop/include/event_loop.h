@@ -43,9 +43,6 @@ void ecl_loop_set_rest(ecl_loop *loop, uint64_t after, ecl_callback callback, vo
 /// How many times the loop thread has woken from a wait since it was created.
 uint64_t ecl_loop_wakeups(ecl_loop *loop);
 
-/// How many pieces of work (posted ones and timers) the loop has run since it was created.
-uint64_t ecl_loop_jobs(ecl_loop *loop);
-
 /// Now on the monotonic clock, in nanoseconds.
 uint64_t ecl_now(void);
 
