@@ -223,7 +223,7 @@ public actor PriceManager {
                 try await sleep(until: deadline)
             } else {
                 // The heap the parses leave free goes back to the system when the daemon's loop
-                // rests (`Memory.trim`, after the publish that follows).
+                // rests (`Memory.trimWhenFreed`, after the publish that follows).
                 await refresh(due)
             }
         }
