@@ -14,11 +14,6 @@ package enum Memory {
         _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
     }
 
-    /// Gives the heap's free pages back to the system.
-    package static func trim() {
-        _ = malloc_trim(0)
-    }
-
     /// The free bytes in malloc's arenas just after the last trim, or fewer when the heap's use grew since.
     private static let freeAfterTrim = Atomic<Int>(0)
 
@@ -42,7 +37,7 @@ package enum Memory {
             if free < base { freeAfterTrim.store(free, ordering: .relaxed) }
             return false
         }
-        trim()
+        _ = malloc_trim(0)
         freeAfterTrim.store(Int(clamping: mallinfo2().fordblks), ordering: .relaxed)
         return true
     }
