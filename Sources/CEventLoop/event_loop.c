@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "event_loop.h"
+#include "event_loop_private.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -7,38 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-// One piece of work: a callback and its context.
-typedef struct {
-    ecl_callback callback;
-    void *context;
-} item;
-
-// An armed timer; the heap orders by deadline, then by id (the order they were armed in).
-typedef struct {
-    uint64_t deadline;
-    uint64_t id;
-    item work;
-} timer;
-
-struct ecl_loop {
-    pthread_mutex_t lock;
-    pthread_cond_t wake;
-    // Ready work, a ring buffer.
-    item *ready;
-    size_t ready_head, ready_count, ready_capacity;
-    // Timers, a binary min-heap.
-    timer *timers;
-    size_t timer_count, timer_capacity;
-    uint64_t next_id;
-    bool stopping;
-    bool waiting;
-    _Atomic uint64_t wakeups;
-    // Called before a long wait that follows some work (see ecl_loop_set_rest).
-    item rest;
-    uint64_t rest_after;
-    bool worked;
-};
 
 // Losing a job would leave a task suspended for ever: without memory the process cannot go on.
 static void *grow(void *buffer, size_t count, size_t size) {
@@ -87,15 +56,21 @@ static void push_ready(ecl_loop *loop, item work) {
     loop->ready_count++;
 }
 
-// Called with the lock held; the wait is cut short only when the loop is waiting.
-static void wake_if_waiting(ecl_loop *loop) {
-    if (loop->waiting) pthread_cond_signal(&loop->wake);
+// Called with the lock held; the wait is cut short only when the loop is waiting, and not while a
+// helper runs the work: the helper settles what the loop thread must know when it is done.
+void ecl__wake_if_waiting(ecl_loop *loop) {
+    if (loop->waiting && !loop->helping) pthread_cond_signal(&loop->wake);
 }
 
 void ecl_loop_post(ecl_loop *loop, ecl_callback callback, void *context) {
     pthread_mutex_lock(&loop->lock);
     push_ready(loop, (item){callback, context});
-    wake_if_waiting(loop);
+    if (ecl__helps(loop) && loop->waiting && !loop->helping) {
+        // The helper runs it itself in its next ecl_loop_help, without waking the loop thread.
+        loop->owed = true;
+    } else {
+        ecl__wake_if_waiting(loop);
+    }
     pthread_mutex_unlock(&loop->lock);
 }
 
@@ -149,7 +124,7 @@ uint64_t ecl_loop_add_timer(ecl_loop *loop, uint64_t deadline, ecl_callback call
     loop->timers[loop->timer_count] = (timer){deadline, id, {callback, context}};
     sift_up(loop->timers, loop->timer_count++);
     // Only a new earliest deadline shortens the wait.
-    if (loop->timers[0].id == id) wake_if_waiting(loop);
+    if (loop->timers[0].id == id) ecl__wake_if_waiting(loop);
     pthread_mutex_unlock(&loop->lock);
     return id;
 }
@@ -171,7 +146,7 @@ bool ecl_loop_cancel_timer(ecl_loop *loop, uint64_t id) {
 void ecl_loop_stop(ecl_loop *loop) {
     pthread_mutex_lock(&loop->lock);
     loop->stopping = true;
-    wake_if_waiting(loop);
+    if (loop->waiting) pthread_cond_signal(&loop->wake);
     pthread_mutex_unlock(&loop->lock);
 }
 
@@ -186,23 +161,45 @@ void ecl_loop_set_rest(ecl_loop *loop, uint64_t after, ecl_callback callback, vo
 
 // Called with the lock held and nothing ready: the loop has worked since it last rested, and its
 // next timer (if any) is at least `rest_after` away.
-static bool rest_is_due(const ecl_loop *loop) {
+bool ecl__rest_is_due(const ecl_loop *loop) {
     if (loop->rest.callback == NULL || !loop->worked) return false;
     if (loop->timer_count == 0) return true;
     uint64_t now = ecl_now();
     return loop->timers[0].deadline > now && loop->timers[0].deadline - now >= loop->rest_after;
 }
 
+// Takes the oldest ready work; called with the lock held and work ready.
+item ecl__pop_ready(ecl_loop *loop) {
+    item work = loop->ready[loop->ready_head];
+    loop->ready_head = (loop->ready_head + 1) % loop->ready_capacity;
+    loop->ready_count--;
+    loop->worked = true;
+    return work;
+}
+
+
 void ecl_loop_run(ecl_loop *loop) {
     pthread_mutex_lock(&loop->lock);
     loop->stopping = false;
-    while (!loop->stopping) {
+    for (;;) {
+        if (loop->helping) {
+            // A helper runs the work; it signals when it is done. The loop returns only once the
+            // helper is out of the work, so that nothing runs after ecl_loop_run returned.
+            loop->parked = true;
+            loop->waiting = true;
+            loop->sleeping_until = UINT64_MAX;
+            pthread_cond_wait(&loop->wake, &loop->lock);
+            loop->waiting = false;
+            loop->parked = false;
+            continue;
+        }
+        if (loop->stopping) break;
         // Due timers join the ready work in deadline order, behind what is already there.
         if (loop->timer_count > 0) {
             uint64_t now = ecl_now();
             while (loop->timer_count > 0 && loop->timers[0].deadline <= now) push_ready(loop, remove_timer(loop, 0).work);
         }
-        if (loop->ready_count == 0 && rest_is_due(loop)) {
+        if (loop->ready_count == 0 && ecl__rest_is_due(loop)) {
             // Runs without the lock, like any work; what it posts or what fell due meanwhile is
             // looked at before the wait.
             loop->worked = false;
@@ -215,20 +212,21 @@ void ecl_loop_run(ecl_loop *loop) {
         if (loop->ready_count == 0) {
             loop->waiting = true;
             if (loop->timer_count == 0) {
+                loop->sleeping_until = UINT64_MAX;
                 pthread_cond_wait(&loop->wake, &loop->lock);
             } else {
                 uint64_t deadline = loop->timers[0].deadline;
+                loop->sleeping_until = deadline;
                 struct timespec until = {(time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u)};
                 pthread_cond_timedwait(&loop->wake, &loop->lock, &until);
             }
             loop->waiting = false;
+            // Awake, the loop thread runs what a helper owed it.
+            loop->owed = false;
             atomic_fetch_add_explicit(&loop->wakeups, 1, memory_order_relaxed);
             continue;
         }
-        item work = loop->ready[loop->ready_head];
-        loop->ready_head = (loop->ready_head + 1) % loop->ready_capacity;
-        loop->ready_count--;
-        loop->worked = true;
+        item work = ecl__pop_ready(loop);
         pthread_mutex_unlock(&loop->lock);
         work.callback(work.context);
         pthread_mutex_lock(&loop->lock);

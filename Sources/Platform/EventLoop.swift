@@ -41,16 +41,47 @@ package struct EventLoop: @unchecked Sendable {
         ecl_loop_stop(raw)
     }
 
-    /// Gives this core to a thread that was just woken onto it, such as the MQTT thread after a
-    /// publish, before going on: Linux tends to place a woken thread on its waker's core, where it
-    /// waits until the waker sleeps or is preempted, milliseconds later.
+    /// Lets what was just queued for another thread to send leave before going on.
+    ///
+    /// On the loop thread it gives this core to a thread just woken onto it, such as the MQTT
+    /// thread after a publish: Linux tends to place a woken thread on its waker's core, where it
+    /// waits until the waker sleeps or is preempted, milliseconds later. On a helper (see
+    /// ``becomeHelper(between:)``) it runs the helper's `between`, which sends at once.
     package static func yieldProcessor() {
-        sched_yield()
+        ecl_yield()
     }
 
-    /// Runs `body` on the loop thread each time a burst of work is over: when the loop, having run
-    /// something since the last call, is about to sleep with no timer due within `seconds`. It
-    /// never wakes the loop itself, so a loop at rest stays asleep. Set it once, before ``run()``.
+    /// Runs `body` with the calling thread as a helper of this loop: work it posts while the loop
+    /// thread sleeps (a task its event resumes) does not wake the loop thread, and runs on this
+    /// thread in its next ``help(budget:)``, which it must call before it blocks. `between` runs
+    /// here after each piece of work and at each ``yieldProcessor()`` inside one. What the thread
+    /// still owes the loop when `body` returns goes to the loop thread.
+    ///
+    /// The daemon's MQTT thread is its helper: a settings message then runs to its answer on the
+    /// thread that read it, without a wake-up of the loop thread on another core in between.
+    package func helping<T>(between: @escaping () -> Void, _ body: () throws -> T) rethrows -> T {
+        // Called on this thread only, so `between` need not be sendable.
+        let box = Unmanaged.passRetained(ThreadBox(between))
+        ecl_loop_set_helper(raw, runThreadBox, box.toOpaque())
+        defer {
+            ecl_loop_set_helper(nil, nil, nil)
+            box.release()
+        }
+        return try body()
+    }
+
+    /// On a helper thread, runs the work it owes the loop while the loop thread sleeps on, for at
+    /// most `budget` seconds between pieces of work; what is left then goes to the loop thread.
+    /// True when it ran something.
+    @discardableResult
+    package func help(budget seconds: Double) -> Bool {
+        ecl_loop_help(raw, UInt64(max(0, min(seconds, 1e9)) * 1e9))
+    }
+
+    /// Runs `body` each time a burst of work is over: when the loop, having run something since the
+    /// last call, is about to sleep with no timer due within `seconds`; on the loop thread, or on
+    /// the helper that ran the burst (``helping(between:_:)``). It never wakes the loop itself, so a
+    /// loop at rest stays asleep. Set it once, before ``run()``.
     ///
     /// The daemon gives its heap back here: whatever was allocated for a fetch, a settings change
     /// or a boundary is free by then, and a loop that sleeps for a second or more has time to spare.
@@ -118,6 +149,16 @@ private final class Box: Sendable {
 
 private func runBox(_ context: UnsafeMutableRawPointer?) {
     Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+}
+
+/// A closure that only the thread that made it calls.
+private final class ThreadBox {
+    let body: () -> Void
+    init(_ body: @escaping () -> Void) { self.body = body }
+}
+
+private func runThreadBox(_ context: UnsafeMutableRawPointer?) {
+    Unmanaged<ThreadBox>.fromOpaque(context!).takeUnretainedValue().body()
 }
 
 /// Runs a closure the C loop keeps, and calls again.

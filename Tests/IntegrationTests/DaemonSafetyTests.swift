@@ -118,13 +118,17 @@ struct DaemonSafetyTests {
         first.signal(SIGTERM)
         #expect(await first.waitForExit(timeout: 20) == 0, "\(first.log.suffix(3000))")
 
-        // The page that holds the schema survives; every page after the settings is scribbled over.
+        // The page that holds the schema survives; every page after the settings is scribbled over,
+        // and so is every frame of the write-ahead log, which the store keeps between runs and
+        // which holds copies of the pages written last.
         let path = state.appendingPathComponent(PriceStore.fileName).path
-        let handle = try #require(FileHandle(forUpdatingAtPath: path))
-        let size = try handle.seekToEnd()
-        try handle.seek(toOffset: 3 * 4096)
-        handle.write(Data((0..<Int(size - 3 * 4096)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 3) }))
-        try handle.close()
+        for (file, from) in [(path, UInt64(3 * 4096)), (path + "-wal", UInt64(32))] {
+            let handle = try #require(FileHandle(forUpdatingAtPath: file))
+            let size = try handle.seekToEnd()
+            try handle.seek(toOffset: from)
+            handle.write(Data((0..<Int(size - from)).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 3) }))
+            try handle.close()
+        }
 
         let second = try daemon(broker, state: state.path, http: http)
         while !second.log.contains("connected to"), second.isRunning { try await Task.sleep(for: .milliseconds(10)) }

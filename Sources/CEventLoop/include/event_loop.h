@@ -2,7 +2,8 @@
 //
 // One thread runs the loop; any thread posts work to it or arms a timer on the monotonic clock.
 // While there is nothing to do, the loop thread sleeps in one futex wait with the next timer as
-// its timeout, so an idle process wakes only for its own timers.
+// its timeout, so an idle process wakes only for its own timers. A helper thread may run the work
+// it posts itself while the loop thread sleeps on; the work never runs on two threads at once.
 #ifndef ENERGYCLOCK_EVENT_LOOP_H
 #define ENERGYCLOCK_EVENT_LOOP_H
 
@@ -34,11 +35,31 @@ uint64_t ecl_loop_add_timer(ecl_loop *loop, uint64_t deadline, ecl_callback call
 /// False when it has fired, is firing or never existed.
 bool ecl_loop_cancel_timer(ecl_loop *loop, uint64_t id);
 
-/// Runs `callback(context)` on the loop thread whenever the loop, having run work since the last
-/// such call, is about to sleep with no timer due within `after` nanoseconds: once per burst of
-/// work, when it is over, and never while the loop only sleeps. It costs no wake-up of its own.
+/// Runs `callback(context)` whenever the loop, having run work since the last such call, is about
+/// to sleep with no timer due within `after` nanoseconds: once per burst of work, when it is
+/// over, and never while the loop only sleeps; on the loop thread, or on the helper that ran the
+/// burst (`ecl_loop_help`). It costs no wake-up of its own.
 /// NULL removes it.
 void ecl_loop_set_rest(ecl_loop *loop, uint64_t after, ecl_callback callback, void *context);
+
+/// Makes the calling thread, which must not be the loop's, a helper of `loop` (NULL: of none):
+/// work it posts while the loop thread sleeps does not wake the loop thread; the helper runs it
+/// itself in its next `ecl_loop_help`, which it must call before it blocks. `between(context)`
+/// runs on the helper after each piece of work it runs and at each `ecl_yield` inside one.
+///
+/// The MQTT thread is the daemon's helper: a message it reads resumes a task, and running that
+/// task there saves the wake-up of a sleeping loop thread on another core.
+void ecl_loop_set_helper(ecl_loop *loop, ecl_callback between, void *context);
+
+/// Runs, on the calling helper thread, the work it owes `loop` and what that work posts, while
+/// the loop thread sleeps on; stops when none is left, a timer falls due or `budget`
+/// nanoseconds are spent, and hands what is left to the loop thread. Runs the rest callback
+/// when the burst is over. False when it owed nothing or the loop thread was awake to run it.
+bool ecl_loop_help(ecl_loop *loop, uint64_t budget);
+
+/// Inside work a helper runs, calls its `between`; elsewhere gives the core to another thread
+/// (`sched_yield`): either way, what was queued for another thread to send can leave now.
+void ecl_yield(void);
 
 /// How many times the loop thread has woken from a wait since it was created.
 uint64_t ecl_loop_wakeups(ecl_loop *loop);

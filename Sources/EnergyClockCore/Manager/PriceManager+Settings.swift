@@ -21,6 +21,7 @@ extension PriceManager {
                 pending.removeAll()
                 await apply(batch)
             }
+            checkpointIfLong()
         }
     }
 

@@ -220,6 +220,7 @@ public actor PriceManager {
             }
             if due.isEmpty {
                 if deadline == next { prepare(for: next) }
+                checkpointIfLong()
                 try await sleep(until: deadline)
             } else {
                 // The heap the parses leave free goes back to the system when the daemon's loop
@@ -257,6 +258,12 @@ public actor PriceManager {
     /// Keeps `items` as the note called `name` until the next run; the manager gives it no meaning.
     public func saveNote(_ name: String, _ items: Set<String>) {
         do { try store.saveNote(name, items) } catch { logger.error("\(error)") }
+    }
+
+    /// Lets the store copy a long write-ahead log into its file while nothing waits for the
+    /// manager (see ``PriceStore/checkpointIfLong()``).
+    func checkpointIfLong() {
+        do { try store.checkpointIfLong() } catch { logger.warning("\(error)") }
     }
 
     /// Closes the store; the manager must not run afterwards.

@@ -13,6 +13,14 @@ extension PriceStore {
     /// market prices without a level).
     public static let schemaVersion: Int64 = 6
 
+    /// Bytes of the write-ahead log file kept as real blocks: some 250 frames of 4 KiB pages, a
+    /// few hundred settings changes between checkpoints.
+    static let logReserve: Int64 = 1 << 20
+
+    /// Frames in the write-ahead log from which ``checkpointIfLong()`` copies them into the
+    /// database file: half of ``logReserve``, so that commits stay within the reserved blocks.
+    static let checkpointFrames: Int32 = 128
+
     /// Why a store file could not be opened.
     enum OpenFailure: Error {
         /// The file is damaged or from a newer version: move it aside and start afresh.
@@ -35,7 +43,7 @@ extension PriceStore {
                 throw StoreError(
                     action: "open \(path) for writing", message: "the file is read-only; energyclock must be able to save settings")
             }
-            try db.execute("PRAGMA journal_mode=WAL", action: "enable the write-ahead log")
+            let logged = try db.keepLog()
             try db.execute("PRAGMA synchronous=FULL", action: "set durable writes")
             // The store is read at start and when history is backfilled, written a row at a time:
             // a page cache of 256 KiB (SQLite's default is 2 MiB) costs nothing measurable.
@@ -58,6 +66,9 @@ extension PriceStore {
                 }
                 try db.execute("PRAGMA user_version = \(schemaVersion)", action: "record the schema version")
             }
+            // After a write: the log is open, and the database file is not empty (SQLite deletes
+            // the log of an empty database when it opens it).
+            if logged { try db.reserveLog(logReserve) }
         } catch let failure as OpenFailure {
             db.close()
             return .failure(failure)

@@ -4,7 +4,8 @@ import Glibc
 /// The persistent state: settings, a price cache per source, each source's last successful fetch,
 /// exchange rates, and notes that outer layers keep between runs.
 ///
-/// Writes are durable when they return (WAL with `synchronous=FULL`). Opening checks the file:
+/// Writes are durable when they return (WAL with `synchronous=FULL`, the log kept in place: see
+/// ``checkpointIfLong()``). Opening checks the file:
 /// a damaged store, or one written by a newer version, is moved aside and replaced by a fresh one
 /// that keeps the old settings when they can still be read (see ``opening``).
 public final class PriceStore {
@@ -71,6 +72,13 @@ public final class PriceStore {
 
     /// Closes the database; the store must not be used afterwards.
     public func close() { db.close() }
+
+    /// Copies the write-ahead log into the database file once it holds ``checkpointFrames`` or
+    /// more: the manager calls it when it has nothing else to do, so that commits keep
+    /// overwriting the log's first blocks in place and never wait for a checkpoint themselves.
+    public func checkpointIfLong() throws(StoreError) {
+        try db.checkpoint(from: Self.checkpointFrames)
+    }
 
     /// The saved settings as JSON text, if any were saved.
     public func settingsJSON() throws(StoreError) -> String? {

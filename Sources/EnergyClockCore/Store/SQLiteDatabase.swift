@@ -28,8 +28,90 @@ final class SQLiteDatabase {
     func close() {
         statements.values.forEach { sqlite3_finalize($0) }
         statements.removeAll()
-        if let handle { sqlite3_close_v2(handle) }
+        if let handle {
+            sqlite3_wal_hook(handle, nil, nil)
+            sqlite3_close_v2(handle)
+        }
         handle = nil
+    }
+
+    /// Frames in the write-ahead log that are not yet in the database file, as of the last commit
+    /// or checkpoint.
+    private(set) var logFrames: Int32 = 0
+
+    /// Frames after which a commit checkpoints at once, as SQLite's own automatic checkpoint
+    /// does: only for a log that ``checkpoint(from:)`` was not given the time to keep short.
+    static let logFramesLimit: Int32 = 1000
+
+    /// Switches to a write-ahead log that is kept, and overwritten in place, across checkpoints
+    /// and restarts. False when SQLite could not use a write-ahead log here (then the store
+    /// keeps SQLite's rollback journal). ``reserveLog(_:)`` gives the log its blocks.
+    ///
+    /// A commit appends its frames to the log and waits for `fdatasync`. Appended, the file grows,
+    /// and the sync also writes the inode and a journal commit of the file system: 0.2–0.3 ms on
+    /// the development machine, against 0.1 ms for a sync of blocks overwritten in place. So the
+    /// log file is never deleted (`SQLITE_FCNTL_PERSIST_WAL`) nor truncated, its first bytes are
+    /// real blocks from the start, and after a full checkpoint SQLite starts the log over at its
+    /// beginning: a settings commit then overwrites blocks the file already has.
+    func keepLog() throws(StoreError) -> Bool {
+        var mode = ""
+        try query("PRAGMA journal_mode=WAL", action: "enable the write-ahead log") { mode = $0.text(0) }
+        guard mode == "wal" else { return false }
+        var persist: Int32 = 1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
+        // Replaces SQLite's automatic checkpoint, which is itself a hook of this kind.
+        sqlite3_wal_hook(
+            handle,
+            { context, db, name, frames in
+                let database = Unmanaged<SQLiteDatabase>.fromOpaque(context!).takeUnretainedValue()
+                database.logFrames = frames
+                guard frames >= SQLiteDatabase.logFramesLimit else { return SQLITE_OK }
+                var left: Int32 = 0
+                var copied: Int32 = 0
+                sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, &left, &copied)
+                database.logFrames = left - copied
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
+        return true
+    }
+
+    /// Extends the write-ahead log file with zeros to `bytes`, through SQLite's own handle on it;
+    /// after a write, when the log is open. Nothing for a log that is longer already.
+    ///
+    /// SQLite reads a log only as far as its frames are valid, each checked against the salt in
+    /// the log's header and the running checksum, so bytes past the last valid frame are never
+    /// taken for data; SQLite itself leaves the old frames of a restarted log in place.
+    func reserveLog(_ bytes: Int64) throws(StoreError) {
+        var pointer: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_JOURNAL_POINTER, &pointer) == SQLITE_OK,
+            let file = pointer, let methods = file.pointee.pMethods
+        else { return }
+        var size: sqlite3_int64 = 0
+        guard methods.pointee.xFileSize(file, &size) == SQLITE_OK, size < bytes else { return }
+        let zeros = [UInt8](repeating: 0, count: 65_536)
+        while size < bytes {
+            let count = Int32(min(Int64(zeros.count), bytes - size))
+            guard methods.pointee.xWrite(file, zeros, count, size) == SQLITE_OK else {
+                throw StoreError(action: "reserve the write-ahead log of \(path)", message: "the write failed", code: SQLITE_IOERR)
+            }
+            size += Int64(count)
+        }
+        guard methods.pointee.xSync(file, SQLITE_SYNC_NORMAL) == SQLITE_OK else {
+            throw StoreError(action: "reserve the write-ahead log of \(path)", message: "fsync failed", code: SQLITE_IOERR)
+        }
+    }
+
+    /// Copies the write-ahead log into the database file when it holds `frames` frames or more,
+    /// so that the next commit starts it over at its beginning. Passive: a reader (another
+    /// `energyclock prices`) is never waited for, and what it still reads stays in the log.
+    func checkpoint(from frames: Int32) throws(StoreError) {
+        guard logFrames >= frames else { return }
+        var left: Int32 = 0
+        var copied: Int32 = 0
+        guard sqlite3_wal_checkpoint_v2(handle, "main", SQLITE_CHECKPOINT_PASSIVE, &left, &copied) == SQLITE_OK else {
+            throw error("checkpoint the write-ahead log")
+        }
+        logFrames = left - copied
     }
 
     private var message: String { handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed" }

@@ -1,0 +1,83 @@
+// Helper threads: a thread that posts work while the loop thread sleeps may run that work itself
+// (ecl_loop_help), so that the loop thread is not woken on another core for it.
+#define _GNU_SOURCE
+#include "event_loop.h"
+#include "event_loop_private.h"
+
+#include <sched.h>
+
+// The helper thread that the calling thread is, if any (ecl_loop_set_helper).
+static _Thread_local struct {
+    ecl_loop *loop;
+    item between;
+    // Inside ecl_loop_help, running the loop's work.
+    bool running;
+} helper;
+
+bool ecl__helps(const ecl_loop *loop) { return helper.loop == loop; }
+
+// Called with the lock held: the oldest timer is due.
+static bool timer_due(const ecl_loop *loop) { return loop->timer_count > 0 && loop->timers[0].deadline <= ecl_now(); }
+
+void ecl_loop_set_helper(ecl_loop *loop, ecl_callback between, void *context) {
+    ecl_loop *left = helper.loop;
+    helper.loop = loop;
+    helper.between = (item){between, context};
+    if (left == NULL || left == loop) return;
+    // Whatever this thread still owed the loop it leaves goes to the loop thread.
+    pthread_mutex_lock(&left->lock);
+    if (left->owed) {
+        left->owed = false;
+        ecl__wake_if_waiting(left);
+    }
+    pthread_mutex_unlock(&left->lock);
+}
+
+bool ecl_loop_help(ecl_loop *loop, uint64_t budget) {
+    pthread_mutex_lock(&loop->lock);
+    bool owed = loop->owed;
+    loop->owed = false;
+    // Awake, the loop thread runs the work itself; another helper drains it.
+    if (!owed || !loop->waiting || loop->helping) {
+        pthread_mutex_unlock(&loop->lock);
+        return false;
+    }
+    loop->helping = true;
+    uint64_t start = ecl_now();
+    // Timers are the loop thread's: one that falls due, or a budget spent, hands the rest over.
+    while (loop->ready_count > 0 && !loop->stopping && !timer_due(loop) && ecl_now() - start < budget) {
+        item work = ecl__pop_ready(loop);
+        pthread_mutex_unlock(&loop->lock);
+        helper.running = true;
+        work.callback(work.context);
+        if (helper.between.callback != NULL) helper.between.callback(helper.between.context);
+        helper.running = false;
+        pthread_mutex_lock(&loop->lock);
+    }
+    loop->helping = false;
+    bool earlier = loop->timer_count > 0 && loop->timers[0].deadline < loop->sleeping_until;
+    if (!loop->parked && loop->ready_count == 0 && !loop->stopping && !earlier && ecl__rest_is_due(loop)) {
+        // The burst is over here, not on the loop thread, which sleeps on.
+        loop->worked = false;
+        item rest = loop->rest;
+        loop->helping = true;
+        pthread_mutex_unlock(&loop->lock);
+        rest.callback(rest.context);
+        pthread_mutex_lock(&loop->lock);
+        loop->helping = false;
+        earlier = loop->timer_count > 0 && loop->timers[0].deadline < loop->sleeping_until;
+    }
+    // The loop thread looks again when something is left for it, a timer it does not wait for
+    // was armed, or it woke and parked meanwhile.
+    if (loop->parked || loop->ready_count > 0 || loop->stopping || earlier) pthread_cond_signal(&loop->wake);
+    pthread_mutex_unlock(&loop->lock);
+    return true;
+}
+
+void ecl_yield(void) {
+    if (helper.running && helper.between.callback != NULL) {
+        helper.between.callback(helper.between.context);
+    } else {
+        sched_yield();
+    }
+}
