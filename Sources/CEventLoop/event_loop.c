@@ -178,6 +178,29 @@ item ecl__pop_ready(ecl_loop *loop) {
 }
 
 
+// How long before a timer the loop thread wakes and spins up to it. A sleeping virtual CPU is
+// woken late by its host: a wait that ends at the timer itself ends 0.17-0.20 ms after it at the
+// median here, 0.37 ms at the 99th percentile, and a slot boundary's prices were that late. A
+// spin of at most this long per timer costs nothing that shows: the daemon's timers are a few
+// a minute at rest, and one per slot otherwise.
+static const uint64_t spin_lead = 300000;
+
+// Waits for the earliest timer, at most spin_lead away, without sleeping; returns when it is due,
+// or work, a stop or a helper comes first. Called with the lock held; the loop is not waiting,
+// so work posted meanwhile is found here without a wake-up.
+static void spin_until_due(ecl_loop *loop) {
+    while (loop->ready_count == 0 && loop->timer_count > 0 && !loop->stopping && !loop->helping &&
+           loop->timers[0].deadline > ecl_now()) {
+        pthread_mutex_unlock(&loop->lock);
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#elif defined(__aarch64__)
+        __asm__ volatile("yield");
+#endif
+        pthread_mutex_lock(&loop->lock);
+    }
+}
+
 void ecl_loop_run(ecl_loop *loop) {
     pthread_mutex_lock(&loop->lock);
     loop->stopping = false;
@@ -209,13 +232,18 @@ void ecl_loop_run(ecl_loop *loop) {
             pthread_mutex_lock(&loop->lock);
             continue;
         }
+        if (loop->ready_count == 0 && loop->timer_count > 0 && loop->timers[0].deadline <= ecl_now() + spin_lead) {
+            spin_until_due(loop);
+            continue;
+        }
         if (loop->ready_count == 0) {
             loop->waiting = true;
             if (loop->timer_count == 0) {
                 loop->sleeping_until = UINT64_MAX;
                 pthread_cond_wait(&loop->wake, &loop->lock);
             } else {
-                uint64_t deadline = loop->timers[0].deadline;
+                // Woken a lead before the timer, the loop spins up to it (spin_until_due).
+                uint64_t deadline = loop->timers[0].deadline - spin_lead;  // more than spin_lead from now
                 loop->sleeping_until = deadline;
                 struct timespec until = {(time_t)(deadline / 1000000000u), (long)(deadline % 1000000000u)};
                 pthread_cond_timedwait(&loop->wake, &loop->lock, &until);

@@ -177,14 +177,21 @@ public struct Settings: Sendable, Hashable {
     /// Writes the settings object into `writer`; `shown` redacts what may carry a secret.
     package func write(to w: inout JSONWriter, shown: Bool = false) {
         w.beginObject()
-        for field in SettingsField.allCases { write(field, to: &w, shown: shown) }
+        // The descriptors in field order, each read once: looked up by field, the forty of them
+        // cost a dictionary search each time the settings are written (three or four times a change).
+        for descriptor in SettingDescriptor.all { write(descriptor.field, descriptor.get(self), to: &w, shown: shown) }
         w.endObject()
     }
 
     /// Writes `"field": value` into an open object.
     func write(_ field: SettingsField, to w: inout JSONWriter, shown: Bool = false) {
+        write(field, self[field], to: &w, shown: shown)
+    }
+
+    /// Writes `"field": value` into an open object, with the field's value read already.
+    private func write(_ field: SettingsField, _ value: SettingValue, to w: inout JSONWriter, shown: Bool) {
         w.key(field.rawValue)
-        switch self[field] {
+        switch value {
         case let .text(value) where shown && field == .customURL: w.string(URLRedaction.redacted(value))
         case let .text(value): w.string(value)
         case let .number(value): w.number(value)

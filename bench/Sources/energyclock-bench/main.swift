@@ -133,6 +133,8 @@ func core(fixture: String) throws {
         measure(runs: 100) {
             _ = patches.reduce(Settings.defaults) { (try? $0.merged($1)) ?? $0 }
         })
+    // Written for the store, the settings topic and each answer of a change.
+    report("settings as JSON, 100 times", measure(runs: 100) { for _ in 0..<100 { _ = Settings.defaults.json } })
 }
 
 /// Sends `count` settings changes one after another and times each until its result arrives.
