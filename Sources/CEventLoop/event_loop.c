@@ -177,7 +177,6 @@ item ecl__pop_ready(ecl_loop *loop) {
     return work;
 }
 
-
 // How long before a timer the loop thread wakes and spins up to it. A sleeping virtual CPU is
 // woken late by its host: a wait that ends at the timer itself ends 0.17-0.20 ms after it at the
 // median here, 0.37 ms at the 99th percentile, and a slot boundary's prices were that late. A

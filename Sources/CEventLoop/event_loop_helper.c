@@ -12,6 +12,8 @@ static _Thread_local struct {
     item between;
     // Inside ecl_loop_help, running the loop's work.
     bool running;
+    // Set by ecl_help_enough: the help hands the rest over after the work it runs now.
+    bool enough;
 } helper;
 
 bool ecl__helps(const ecl_loop *loop) { return helper.loop == loop; }
@@ -19,18 +21,25 @@ bool ecl__helps(const ecl_loop *loop) { return helper.loop == loop; }
 // Called with the lock held: the oldest timer is due.
 static bool timer_due(const ecl_loop *loop) { return loop->timer_count > 0 && loop->timers[0].deadline <= ecl_now(); }
 
+void ecl_loop_hand_over(ecl_loop *loop) {
+    pthread_mutex_lock(&loop->lock);
+    if (loop->owed) {
+        loop->owed = false;
+        ecl__wake_if_waiting(loop);
+    }
+    pthread_mutex_unlock(&loop->lock);
+}
+
 void ecl_loop_set_helper(ecl_loop *loop, ecl_callback between, void *context) {
     ecl_loop *left = helper.loop;
     helper.loop = loop;
     helper.between = (item){between, context};
-    if (left == NULL || left == loop) return;
     // Whatever this thread still owed the loop it leaves goes to the loop thread.
-    pthread_mutex_lock(&left->lock);
-    if (left->owed) {
-        left->owed = false;
-        ecl__wake_if_waiting(left);
-    }
-    pthread_mutex_unlock(&left->lock);
+    if (left != NULL && left != loop) ecl_loop_hand_over(left);
+}
+
+void ecl_help_enough(void) {
+    if (helper.running) helper.enough = true;
 }
 
 bool ecl_loop_help(ecl_loop *loop, uint64_t budget) {
@@ -43,9 +52,11 @@ bool ecl_loop_help(ecl_loop *loop, uint64_t budget) {
         return false;
     }
     loop->helping = true;
+    helper.enough = false;
     uint64_t start = ecl_now();
-    // Timers are the loop thread's: one that falls due, or a budget spent, hands the rest over.
-    while (loop->ready_count > 0 && !loop->stopping && !timer_due(loop) && ecl_now() - start < budget) {
+    // Timers are the loop thread's: one that falls due, a budget spent or a helper that has
+    // enough else to do hands the rest over.
+    while (loop->ready_count > 0 && !loop->stopping && !timer_due(loop) && !helper.enough && ecl_now() - start < budget) {
         item work = ecl__pop_ready(loop);
         pthread_mutex_unlock(&loop->lock);
         helper.running = true;

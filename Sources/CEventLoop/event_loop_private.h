@@ -33,7 +33,7 @@ struct ecl_loop {
     size_t timer_count, timer_capacity;
     uint64_t next_id;
     bool stopping;
-    // The loop thread is blocked in its wait; a post must signal it (see wake_if_waiting).
+    // The loop thread is blocked in its wait; a post must signal it (see ecl__wake_if_waiting).
     bool waiting;
     // What that wait waits for: a deadline of ecl_now, or UINT64_MAX for none.
     uint64_t sleeping_until;

@@ -26,13 +26,13 @@ struct NetworkLoop {
     private var stopping: Bool { context.lifecycle.current.isStopping }
     private static let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
 
-    /// Runs ``connect()`` and the loop until the client stops. In a process whose global executor
+    /// Connects, and reconnects, until the client stops. In a process whose global executor
     /// is an ``EventLoop`` (the daemon), this thread helps it: the task a message resumes runs
     /// here, while the loop thread sleeps on, and what it publishes is written between its jobs.
     func run() {
         guard let loop = EventLoop.global else { return follow(helping: nil) }
-        let flush = { [mosq, context] in NetworkLoop.flush(mosq, context) }
-        loop.helping(between: flush) { follow(helping: loop) }
+        let exchange = { [mosq, context] in NetworkLoop.exchange(mosq, context) }
+        loop.helping(between: exchange) { follow(helping: loop) }
     }
 
     /// How long this thread runs the loop's work in one go before it hands the rest to the loop
@@ -87,9 +87,13 @@ struct NetworkLoop {
     /// 1024 or above with "invalid function arguments": in a process with many files open the
     /// connection would never come up.
     ///
-    /// The work the last step's events owe the loop runs first, before the wait (see ``run()``).
+    /// The work the last step's events owe the loop runs first, before the wait (see ``run()``),
+    /// unless more is there to read: then the loop thread takes it, and the two work side by side.
     private func step(helping loop: EventLoop?) -> Int32 {
-        loop?.help(budget: Self.helpBudget)
+        if let loop {
+            if Self.readable(mosquitto_socket(mosq)) { loop.handOver() } else { loop.help(budget: Self.helpBudget) }
+        }
+        // Read after the help, whose reads may have lost the connection.
         let socket = mosquitto_socket(mosq)
         guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
         let writing = mosquitto_want_write(mosq)
@@ -128,12 +132,40 @@ struct NetworkLoop {
         return rc
     }
 
-    /// Between the jobs this thread runs for the loop: writes what they queued at once. A failed
-    /// write shows again in the next step, which handles it.
-    private static func flush(_ mosq: OpaquePointer, _ context: CallbackContext) {
+    /// Packets read at most between two jobs this thread runs for the loop.
+    static let readsBetweenJobs = 64
+
+    /// Between the jobs this thread runs for the loop: reads what the broker sent meanwhile and
+    /// writes what the jobs queued, at once. A failure shows again in the next step, which
+    /// handles it.
+    ///
+    /// Reading here keeps the connection moving while the jobs run: messages are acknowledged as
+    /// they come, and a storm of settings changes reaches the manager while it commits the ones
+    /// before, which it then folds into one commit. Read only between runs of jobs, a storm was
+    /// applied one change at a time, and the broker dropped what overflowed its queue for the
+    /// daemon (1,000 messages by default). At most ``readsBetweenJobs`` packets, so that a
+    /// flood cannot keep the jobs from running.
+    private static func exchange(_ mosq: OpaquePointer, _ context: CallbackContext) {
+        var reads = 0
+        while readable(mosquitto_socket(mosq)) {
+            guard reads < readsBetweenJobs else {
+                // A storm: the loop thread takes the jobs, and this thread goes back to reading.
+                EventLoop.helpEnough()
+                break
+            }
+            guard mosquitto_loop_read(mosq, 1) == success else { return }
+            reads += 1
+        }
         let socket = mosquitto_socket(mosq)
         guard socket >= 0, mosquitto_want_write(mosq) else { return }
         _ = write(mosq, context, socket: socket)
+    }
+
+    /// Whether `socket` has something to read now.
+    private static func readable(_ socket: Int32) -> Bool {
+        guard socket >= 0 else { return false }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
     }
 
     /// Holds a TCP socket's partial segments (`TCP_CORK`) until uncorked; uncorking sends them

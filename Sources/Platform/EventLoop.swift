@@ -70,6 +70,18 @@ package struct EventLoop: @unchecked Sendable {
         return try body()
     }
 
+    /// On a helper thread, gives the loop thread the work this thread owes it, instead of running
+    /// it here: for a helper with more of its own to do first (the MQTT thread with more to read).
+    package func handOver() {
+        ecl_loop_hand_over(raw)
+    }
+
+    /// Inside work a helper runs for the loop, or its `between`: the help hands what is left to
+    /// the loop thread after the work it runs now.
+    package static func helpEnough() {
+        ecl_help_enough()
+    }
+
     /// On a helper thread, runs the work it owes the loop while the loop thread sleeps on, for at
     /// most `budget` seconds between pieces of work; what is left then goes to the loop thread.
     /// True when it ran something.

@@ -57,6 +57,14 @@ void ecl_loop_set_helper(ecl_loop *loop, ecl_callback between, void *context);
 /// when the burst is over. False when it owed nothing or the loop thread was awake to run it.
 bool ecl_loop_help(ecl_loop *loop, uint64_t budget);
 
+/// On a helper, gives the loop thread the work the helper owes it, instead of running it itself:
+/// for a helper that has more of its own to do first.
+void ecl_loop_hand_over(ecl_loop *loop);
+
+/// Inside work a helper runs (`between` included): the help hands what is left to the loop thread
+/// after the work it runs now.
+void ecl_help_enough(void);
+
 /// Inside work a helper runs, calls its `between`; elsewhere gives the core to another thread
 /// (`sched_yield`): either way, what was queued for another thread to send can leave now.
 void ecl_yield(void);

@@ -62,14 +62,11 @@ final class SQLiteDatabase {
         // Replaces SQLite's automatic checkpoint, which is itself a hook of this kind.
         sqlite3_wal_hook(
             handle,
-            { context, db, name, frames in
+            { context, _, _, frames in
                 let database = Unmanaged<SQLiteDatabase>.fromOpaque(context!).takeUnretainedValue()
                 database.logFrames = frames
-                guard frames >= SQLiteDatabase.logFramesLimit else { return SQLITE_OK }
-                var left: Int32 = 0
-                var copied: Int32 = 0
-                sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, &left, &copied)
-                database.logFrames = left - copied
+                // A failure shows again at the next commit or checkpoint; the commit stands.
+                try? database.checkpoint(from: SQLiteDatabase.logFramesLimit)
                 return SQLITE_OK
             }, Unmanaged.passUnretained(self).toOpaque())
         return true
