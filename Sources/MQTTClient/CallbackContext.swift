@@ -24,6 +24,9 @@ final class CallbackContext: Sendable {
     let wake: Int32 = eventfd(0, Int32(EFD_NONBLOCK) | Int32(EFD_CLOEXEC))
     /// ``wake`` was rung and the network thread has not drained it yet.
     let wakePending = Atomic<Bool>(false)
+    /// When the network thread last looked for input between the jobs it runs for the event loop,
+    /// in monotonic nanoseconds.
+    let lastLookedForInput = Atomic<UInt64>(0)
     /// When a packet last went to the broker, in monotonic nanoseconds: the keepalive ping is due a
     /// keepalive after it.
     let lastSent = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
