@@ -146,8 +146,8 @@ struct NetworkLoop {
     /// daemon (1,000 messages by default). At most ``readsBetweenJobs`` packets, so that a
     /// flood cannot keep the jobs from running.
     private static func exchange(_ mosq: OpaquePointer, _ context: CallbackContext) {
-        // Looked at every 100 µs at most: a `poll` after each of the fifteen-odd jobs of a settings
-        // change added some 50 µs before its `color`.
+        // Looked at every 100 µs at most, not with a `poll` after each of the fifteen-odd jobs of a
+        // settings change.
         let now = DispatchTime.now().uptimeNanoseconds
         if now &- context.lastLookedForInput.load(ordering: .relaxed) >= inputInterval {
             context.lastLookedForInput.store(now, ordering: .relaxed)
