@@ -23,17 +23,22 @@ struct EventLoopHelperTests {
         }
     }
 
+    /// A loop running on a thread of its own that has drained its work and sleeps, with no timer.
+    func sleepingLoop() async throws -> (EventLoop, Shared<Bool>) {
+        let (loop, stopped) = try support.running()
+        await support.drain(loop)
+        try await Task.sleep(for: .milliseconds(20))
+        return (loop, stopped)
+    }
+
     /// Whether the calling thread is the one `id` names.
     static func isThread(_ id: Shared<UInt>) -> Bool { id.current == pthread_self() }
 
     static func markThread(_ id: Shared<UInt>) { id.value.store(pthread_self(), ordering: .releasing) }
 
     @Test func workAHelperPostsRunsOnItWithoutWakingTheSleepingLoop() async throws {
-        let (loop, _) = try support.running()
+        let (loop, _) = try await sleepingLoop()
         defer { loop.stop() }
-        await support.drain(loop)
-        // Asleep from here, with no timer.
-        try await Task.sleep(for: .milliseconds(50))
         let wakeUps = loop.wakeUps
         let betweens = Shared(0)
         let (helped, ranHere, chained) = await onHelper(of: loop, betweens: betweens) { () -> (Bool, Bool, Bool) in
@@ -75,27 +80,18 @@ struct EventLoopHelperTests {
     }
 
     @Test func workOwedWhenTheHelperLeavesGoesToTheLoopThread() async throws {
-        let (loop, _) = try support.running()
+        let (loop, _) = try await sleepingLoop()
         defer { loop.stop() }
-        await support.drain(loop)
-        try await Task.sleep(for: .milliseconds(20))
         let ran = Shared(false)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            Task {
-                // Posted on the helper and never helped with: leaving hands it to the loop thread.
-                await onHelper(of: loop) { loop.post { ran.value.store(true, ordering: .releasing) } }
-                done.resume()
-            }
-        }
+        // Posted on the helper and never helped with: leaving hands it to the loop thread.
+        await onHelper(of: loop) { loop.post { ran.value.store(true, ordering: .releasing) } }
         await support.drain(loop)
         #expect(ran.current)
     }
 
     @Test func aSpentBudgetOrADueTimerHandsTheRestToTheLoopThread() async throws {
-        let (loop, _) = try support.running()
+        let (loop, _) = try await sleepingLoop()
         defer { loop.stop() }
-        await support.drain(loop)
-        try await Task.sleep(for: .milliseconds(20))
         let secondOnHelper = Shared(true)
         let timerFired = Shared(false)
         await onHelper(of: loop) {
@@ -142,9 +138,7 @@ struct EventLoopHelperTests {
     }
 
     @Test func aStopWhileHelpingEndsTheLoopOnlyAfterTheHelp() async throws {
-        let (loop, stopped) = try support.running()
-        await support.drain(loop)
-        try await Task.sleep(for: .milliseconds(20))
+        let (loop, stopped) = try await sleepingLoop()
         let stoppedDuringWork = Shared(true)
         await onHelper(of: loop) {
             loop.post {

@@ -25,15 +25,7 @@ struct IdleTests {
 
     @Test func theMQTTThreadSleepsWhileNothingHappens() async throws {
         let broker = try await TestBroker.start()
-        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/stale")
-        let daemon = try ChildProcess(
-            ProcessTests.binary,
-            [
-                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
-                "--energyzero-url", "http://127.0.0.1:9",
-            ], environment: daemonEnvironment())
-        // Settled once the first fetch has failed; its retry is 30 s away and the keepalive 60 s.
-        #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil, "\(daemon.log)")
+        let (daemon, live) = try await daemonSettledOnAFailedFetch(broker)
         // The clock picture follows the stale flag once more, at most a second after its first drawing.
         try await Task.sleep(for: .milliseconds(1500))
         let before = wakeups(daemon.pid)
@@ -79,14 +71,7 @@ struct IdleTests {
     /// core in between.
     @Test func settingsChangesAreAnsweredWithoutWakingTheLoopThread() async throws {
         let broker = try await TestBroker.start()
-        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/stale")
-        let daemon = try ChildProcess(
-            ProcessTests.binary,
-            [
-                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
-                "--energyzero-url", "http://127.0.0.1:9",
-            ], environment: daemonEnvironment())
-        #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil, "\(daemon.log)")
+        let (daemon, live) = try await daemonSettledOnAFailedFetch(broker)
         try await Task.sleep(for: .milliseconds(1500))
         try live.client.subscribe("energyclock/settings/result")
         let changes = 20

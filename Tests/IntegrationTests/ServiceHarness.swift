@@ -102,3 +102,20 @@ func fixtureServer() throws -> TestHTTPServer {
 func daemonEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ENERGYCLOCK_") }.merging(extra) { $1 }
 }
+
+/// The `energyclock` binary on `broker` with EnergyZero unreachable, and a recorder of its `stale`
+/// topic, returned once the first fetch has failed: the daemon then has nothing to do until the
+/// retry 30 s later and the keepalive 60 s later.
+func daemonSettledOnAFailedFetch(_ broker: TestBroker) async throws -> (ChildProcess, TopicRecorder) {
+    let live = try await TopicRecorder(port: broker.port, filter: "energyclock/stale")
+    let daemon = try ChildProcess(
+        ProcessTests.binary,
+        [
+            "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
+            "--energyzero-url", "http://127.0.0.1:9",
+        ], environment: daemonEnvironment())
+    guard await live.wait(for: "energyclock/stale", { $0 == "true" }) != nil else {
+        throw BrokerError("the daemon never published stale: \(daemon.log)")
+    }
+    return (daemon, live)
+}

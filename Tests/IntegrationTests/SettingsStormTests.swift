@@ -14,14 +14,7 @@ struct SettingsStormTests {
     /// messages): the last changes never arrived.
     @Test func aStormOfChangesEndsWithTheLastOne() async throws {
         let broker = try await TestBroker.start()
-        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/stale")
-        let daemon = try ChildProcess(
-            ProcessTests.binary,
-            [
-                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
-                "--energyzero-url", "http://127.0.0.1:9",
-            ], environment: daemonEnvironment())
-        #expect(await live.wait(for: "energyclock/stale") { $0 == "true" } != nil, "\(daemon.log)")
+        let (daemon, live) = try await daemonSettledOnAFailedFetch(broker)
         try live.client.subscribe("energyclock/settings")
         let count = 3000
         for k in 1...count { try live.client.publish("energyclock/settings/surcharge/set", String(format: "%.6f", Double(k) / 1e6)) }
