@@ -21,6 +21,11 @@ bool ecl__helps(const ecl_loop *loop) { return helper.loop == loop; }
 // Called with the lock held: the oldest timer is due.
 static bool timer_due(const ecl_loop *loop) { return loop->timer_count > 0 && loop->timers[0].deadline <= ecl_now(); }
 
+// Called with the lock held: a timer was armed that the loop thread's wait does not end for.
+static bool timer_before_wait(const ecl_loop *loop) {
+    return loop->timer_count > 0 && loop->timers[0].deadline < loop->sleeping_until;
+}
+
 void ecl_loop_hand_over(ecl_loop *loop) {
     pthread_mutex_lock(&loop->lock);
     if (loop->owed) {
@@ -66,8 +71,7 @@ bool ecl_loop_help(ecl_loop *loop, uint64_t budget) {
         pthread_mutex_lock(&loop->lock);
     }
     loop->helping = false;
-    bool earlier = loop->timer_count > 0 && loop->timers[0].deadline < loop->sleeping_until;
-    if (!loop->parked && loop->ready_count == 0 && !loop->stopping && !earlier && ecl__rest_is_due(loop)) {
+    if (!loop->parked && loop->ready_count == 0 && !loop->stopping && !timer_before_wait(loop) && ecl__rest_is_due(loop)) {
         // The burst is over here, not on the loop thread, which sleeps on.
         loop->worked = false;
         item rest = loop->rest;
@@ -76,11 +80,10 @@ bool ecl_loop_help(ecl_loop *loop, uint64_t budget) {
         rest.callback(rest.context);
         pthread_mutex_lock(&loop->lock);
         loop->helping = false;
-        earlier = loop->timer_count > 0 && loop->timers[0].deadline < loop->sleeping_until;
     }
     // The loop thread looks again when something is left for it, a timer it does not wait for
     // was armed, or it woke and parked meanwhile.
-    if (loop->parked || loop->ready_count > 0 || loop->stopping || earlier) pthread_cond_signal(&loop->wake);
+    if (loop->parked || loop->ready_count > 0 || loop->stopping || timer_before_wait(loop)) pthread_cond_signal(&loop->wake);
     pthread_mutex_unlock(&loop->lock);
     return true;
 }

@@ -46,7 +46,7 @@ package struct EventLoop: @unchecked Sendable {
     /// On the loop thread it gives this core to a thread just woken onto it, such as the MQTT
     /// thread after a publish: Linux tends to place a woken thread on its waker's core, where it
     /// waits until the waker sleeps or is preempted, milliseconds later. On a helper (see
-    /// ``becomeHelper(between:)``) it runs the helper's `between`, which sends at once.
+    /// ``helping(between:_:)``) it runs the helper's `between`, which sends at once.
     package static func yieldProcessor() {
         ecl_yield()
     }
