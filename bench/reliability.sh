@@ -9,8 +9,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_build_environment
-swift build -c release --product energyclock >/dev/null
-daemon="$(swift build -c release --show-bin-path)/energyclock"
+build_release >/dev/null
+daemon="$(release_bin_path)/energyclock"
 work="$(mktemp -d)"
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$work"' EXIT

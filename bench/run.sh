@@ -14,7 +14,7 @@ ensure_build_environment
 build_release
 build_bench
 bench="bench/.build/release/energyclock-bench"
-daemon="$(swift build -c release --show-bin-path)/energyclock"
+daemon="$(release_bin_path)/energyclock"
 idle_seconds="${IDLE_SECONDS:-300}"
 runs="${RUNS:-3}"
 results="bench/results.md"

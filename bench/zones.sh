@@ -12,7 +12,7 @@ ensure_build_environment tcpdump
 build_release
 build_bench
 bench="bench/.build/release/energyclock-bench"
-daemon="$(swift build -c release --show-bin-path)/energyclock"
+daemon="$(release_bin_path)/energyclock"
 results="bench/results.md"
 idle_seconds="${IDLE_SECONDS:-60}"
 

@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_build_environment
 build_release
-binary="$(swift build -c release --show-bin-path)/energyclock"
+binary="$(release_bin_path)/energyclock"
 
 host="${ENERGYCLOCK_MQTT_HOST:-localhost}"
 port="${ENERGYCLOCK_MQTT_PORT:-1883}"
