@@ -22,6 +22,24 @@ import Testing
         #expect(JSONValue.parse(Array(text.utf8)) == nil)
     }
 
+    @Test func quotedStringsReadBackAsWrittenWhateverTheyHold() throws {
+        // Runs of plain bytes are copied whole between escapes: escapes first, last, side by side
+        // and alone, control characters, quotes, backslashes and multi-byte characters.
+        let pieces = ["a", "plain text", "\"", "\\", "\n", "\r", "\t", "\u{0}", "\u{1F}", "\u{7F}", "é", "😀", "/", " "]
+        var random = SeededRandom(seed: 23)
+        var strings = ["", "\"", "\"\"", "\\x\\", "x\u{1}", "\u{1}x"]
+        for _ in 0..<500 {
+            strings.append((0..<Int.random(in: 1...8, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined())
+        }
+        for string in strings {
+            let quoted = JSONWriter.quoted(string)
+            #expect(JSONValue.parse(Array(quoted.utf8)) == .string(string), "\(quoted)")
+            let theirs = try JSONSerialization.jsonObject(with: Data("[\(quoted)]".utf8)) as? [String]
+            #expect(theirs == [string], "\(quoted)")
+            #expect(!quoted.utf8.dropFirst().dropLast().contains { $0 < 0x20 }, "\(quoted)")
+        }
+    }
+
     @Test func agreesWithFoundationOnTheFixtures() throws {
         for name in ["electricity_quarter_response.json", "electricity_hour_response.json", "gas_day_response.json", "error_response.json"]
         {

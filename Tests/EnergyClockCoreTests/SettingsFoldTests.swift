@@ -1,6 +1,7 @@
 import EnergyClockCore
 import EnergyClockTesting
 import Foundation
+import Synchronization
 import Testing
 
 @Suite struct SettingsFoldTests {
@@ -47,5 +48,34 @@ import Testing
                 #"{"ok":false,"error":"thresholds must increase strictly: green_max 1 < yellow_max 0.2 < orange_max 0.3 does not hold"}"#,
                 #"{"ok":false,"error":"payload is not valid JSON"}"#,
             ])
+    }
+
+    @Test func aChangeIsLoggedAfterItIsPublished() async throws {
+        let clock = ManualClock(start: at("2025-12-17T10:00:00+01:00"))
+        let output = RecordingOutput()
+        let logs = PublishedWhenLogged(output: output)
+        let manager = try PriceManager(
+            configuration: .init(calendar: amsterdam), store: try PriceStore(directory: temporaryDirectory()),
+            catalog: SourceCatalog([MemorySource()]), clock: clock, output: output,
+            logger: Logger(label: "test", level: .info, handler: logs), jitter: { 0 })
+        await manager.apply([request(#"{"green_max":0.15}"#)])
+        let changed = logs.lines.filter { $0.message.hasPrefix("settings changed: ") }
+        #expect(changed.map(\.message) == ["settings changed: \(await manager.settings.shownJSON)"])
+        // The line is the whole settings object: written while the change waits to be shown, it
+        // delayed the change's colour by a write to the log.
+        #expect(changed.map(\.published) == [1])
+    }
+}
+
+/// Keeps each line with how many snapshots `output` had been shown when it was logged.
+private final class PublishedWhenLogged: LogHandler {
+    struct Line { var message: String, published: Int }
+    let output: RecordingOutput
+    private let kept = Mutex<[Line]>([])
+    init(output: RecordingOutput) { self.output = output }
+    var lines: [Line] { kept.withLock { $0 } }
+    func log(_ severity: LogLevel, label: String, message: String) {
+        let published = output.snapshots.count
+        kept.withLock { $0.append(Line(message: message, published: published)) }
     }
 }

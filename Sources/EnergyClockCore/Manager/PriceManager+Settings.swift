@@ -63,10 +63,12 @@ extension PriceManager {
             ahead = nil
             // By name, once: forty profiles are not searched forty times.
             let before = Dictionary(old.all.map { ($0.name, $0.settings) }) { first, _ in first }
-            await announceChanges(from: old, before: before)
+            await forgetRemoved(from: old)
             let feedsChanged = reconcileFeeds(starting: false)
             // Only the profiles the batch changed: the others show what they showed.
             await output.publish(all: profiles.all.filter { before[$0.name] != $0.settings }.map(snapshot(of:)))
+            // Logged once what the change made true has left: the line is a whole settings object.
+            logChanges(before: before)
             savePlans()
             // The run loop decides again when there is something to fetch; a new threshold alone
             // moves no boundary, so the other profiles are not derived again for it.
@@ -78,13 +80,8 @@ extension PriceManager {
         }
     }
 
-    /// Logs what changed since `old`, and tells the output about removed profiles.
-    private func announceChanges(from old: Profiles, before: [String: Settings]) async {
-        for profile in profiles.all where before[profile.name] != profile.settings {
-            let verb = before[profile.name] != nil ? "changed" : "added"
-            let line = profile.name == Profiles.firstName ? "settings changed" : "profile \(profile.name) \(verb)"
-            logger.info("\(line): \(profile.settings.shownJSON)")
-        }
+    /// Tells the output about the profiles `old` had and the batch removed, and forgets them.
+    private func forgetRemoved(from old: Profiles) async {
         for name in old.names where !profiles.contains(name) {
             logger.info("profile \(name) removed")
             fallbacks[name] = nil
@@ -95,6 +92,15 @@ extension PriceManager {
             missingRateLogged.remove(name)
             nonFiniteLogged.remove(name)
             await output.removed(profile: name)
+        }
+    }
+
+    /// Logs each profile whose settings differ from `before`, with its settings now.
+    private func logChanges(before: [String: Settings]) {
+        for profile in profiles.all where before[profile.name] != profile.settings {
+            let verb = before[profile.name] != nil ? "changed" : "added"
+            let line = profile.name == Profiles.firstName ? "settings changed" : "profile \(profile.name) \(verb)"
+            logger.info("\(line): \(profile.settings.shownJSON)")
         }
     }
 }

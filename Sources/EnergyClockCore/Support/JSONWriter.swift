@@ -130,23 +130,28 @@ package struct JSONWriter: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `value` as a JSON string literal to `out`.
+    /// Appends `value` as a JSON string literal to `out`: each run of bytes that needs no escape
+    /// is copied whole, most strings (every key, most values) in one copy.
     private static func appendQuoted(_ value: String, to out: inout [UInt8]) {
         func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
         out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            if plain(byte) {
-                out.append(byte)
-                continue
+        var value = value
+        value.withUTF8 { bytes in
+            var start = 0
+            for index in bytes.indices where !plain(bytes[index]) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                let byte = bytes[index]
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+                default: out.append(contentsOf: "u00\(pad16(UInt32(byte)))".utf8)
+                }
+                start = index + 1
             }
-            out.append(UInt8(ascii: "\\"))
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
-            default: out.append(contentsOf: "u00\(pad16(UInt32(byte)))".utf8)
-            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -15,6 +15,9 @@ package enum URLRedaction {
     /// parameters replaced by `[redacted]`. Names are compared after percent-decoding, so an
     /// encoded `api%5Fkey` is caught too. Text that is no URL comes back unchanged.
     package static func redacted(_ url: String) -> String {
+        // Without an `@` or a `?` there is nothing to redact: the usual address, shown with the
+        // settings three times a change, is not taken apart.
+        guard url.utf8.contains(where: { $0 == UInt8(ascii: "@") || $0 == UInt8(ascii: "?") }) else { return url }
         guard let schemeEnd = url.firstRange(of: "://") else { return url }
         var head = String(url[..<schemeEnd.upperBound])
         var rest = Substring(url[schemeEnd.upperBound...])
