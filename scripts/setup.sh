@@ -46,7 +46,7 @@ ensure_build_environment() {
 
 # The release build's flags. The Swift runtime is linked into the programs, as in the container
 # image (scripts/build-release.sh): the daemon is then the only user of that code on the machine
-# anyway, and the linker keeps only what it calls, which at rest is 4 MB less resident memory
+# anyway, and the linker keeps only what it calls, which at rest is 3–4 MB less resident memory
 # than the toolchain's shared libraries (docs/performance.md).
 ENERGYCLOCK_RELEASE_FLAGS=(-c release --static-swift-stdlib)
 
