@@ -7,13 +7,13 @@ import Testing
 /// A manager with a memory source and recording output over a fresh store.
 func makeManager(
     clock: ManualClock, source: MemorySource, others: [MemorySource] = [], directory: URL = temporaryDirectory(),
-    policy: RefreshSchedule.Policy = .init()
+    policy: RefreshSchedule.Policy = .init(), output: RecordingOutput = RecordingOutput(),
+    logger: Logger = Logger(label: "test", level: .error)
 ) throws -> (PriceManager, RecordingOutput) {
-    let output = RecordingOutput()
     let manager = try PriceManager(
         configuration: .init(calendar: amsterdam, policy: policy),
         store: try PriceStore(directory: directory), catalog: SourceCatalog([source] + others), clock: clock,
-        output: output, logger: Logger(label: "test", level: .error), jitter: { 0 }
+        output: output, logger: logger, jitter: { 0 }
     )
     return (manager, output)
 }

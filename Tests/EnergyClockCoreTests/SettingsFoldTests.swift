@@ -54,10 +54,8 @@ import Testing
         let clock = ManualClock(start: at("2025-12-17T10:00:00+01:00"))
         let output = RecordingOutput()
         let logs = PublishedWhenLogged(output: output)
-        let manager = try PriceManager(
-            configuration: .init(calendar: amsterdam), store: try PriceStore(directory: temporaryDirectory()),
-            catalog: SourceCatalog([MemorySource()]), clock: clock, output: output,
-            logger: Logger(label: "test", level: .info, handler: logs), jitter: { 0 })
+        let (manager, _) = try makeManager(
+            clock: clock, source: MemorySource(), output: output, logger: Logger(label: "test", level: .info, handler: logs))
         await manager.apply([request(#"{"green_max":0.15}"#)])
         let changed = logs.lines.filter { $0.message.hasPrefix("settings changed: ") }
         #expect(changed.map(\.message) == ["settings changed: \(await manager.settings.shownJSON)"])
