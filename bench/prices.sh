@@ -1,13 +1,15 @@
 # Sourced by the benchmark scripts: write_prices DIR writes the user's own prices into DIR:
-# hourly.json, hourly 0.05 EUR/kWh from two hours ago to two days ahead, and seconds.json,
-# one-second slots of alternating price for a quarter of an hour.
+# hourly.json, hourly 0.05 EUR/kWh from two days ago to two days ahead, and seconds.json,
+# one-second slots of alternating price for a quarter of an hour. Today and tomorrow are whole in
+# any zone: a day with hours missing is polled for every five minutes, which an idle daemon
+# measured at rest must not be doing.
 write_prices() {
     local now hour
     now=$(date +%s)
     hour=$((now / 3600 * 3600))
     {
         printf '['
-        for i in $(seq -2 47); do printf '%s{"start":%d,"price":0.05}' "$([ "$i" = -2 ] || echo ,)" $((hour + i * 3600)); done
+        for i in $(seq -48 47); do printf '%s{"start":%d,"price":0.05}' "$([ "$i" = -48 ] || echo ,)" $((hour + i * 3600)); done
         printf ']'
     } >"$1/hourly.json"
     {

@@ -14,6 +14,8 @@ static _Thread_local struct {
     bool running;
     // Set by ecl_help_enough: the help hands the rest over after the work it runs now.
     bool enough;
+    // Inside ecl_yield_looking.
+    bool looking;
 } helper;
 
 bool ecl__helps(const ecl_loop *loop) { return helper.loop == loop; }
@@ -95,3 +97,11 @@ void ecl_yield(void) {
         sched_yield();
     }
 }
+
+void ecl_yield_looking(void) {
+    helper.looking = true;
+    ecl_yield();
+    helper.looking = false;
+}
+
+bool ecl_yield_looks(void) { return helper.looking; }

@@ -90,7 +90,7 @@ package final class EnergyClockService: Sendable {
                             "not answering on response topic \(Quote.clip(message.responseTopic ?? "")): \(reason); the result still goes to settings/result"
                         )
                     }
-                    await manager.submit(request)
+                    manager.submit(request)
                 case let .refresh(profile)?:
                     logger.info("refresh requested over MQTT\(profile == Profiles.firstName ? "" : " for profile \(profile)")")
                     await manager.refreshNow(profile: profile == Profiles.firstName ? nil : profile)

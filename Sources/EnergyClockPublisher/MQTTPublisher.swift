@@ -21,6 +21,8 @@ package actor MQTTPublisher: ManagerOutput {
     var ledgerKeeper: (@Sendable (Set<String>) async -> Void)?
     /// The newest ledger: every retained topic published now; nil before the first connect.
     package private(set) var newestLedger: Set<String>?
+    /// The stages of settings changes not yet shown, and the answers that wait for them.
+    var owed = OwedStages()
     /// A publish holds the turn; those that came during it wait in ``waitingTurns``, oldest first.
     var publishing = false
     var waitingTurns: [CheckedContinuation<Void, Never>] = []
@@ -50,21 +52,9 @@ package actor MQTTPublisher: ManagerOutput {
     /// Publishes take turns: one that comes while another waits out its pause waits for it, so
     /// that an older snapshot's colour or day can never overtake a newer one's.
     package func publish(all snapshots: [Snapshot]) async {
-        if publishing {
-            // Resumed holding the turn, which the publish before hands on.
-            await withCheckedContinuation { waitingTurns.append($0) }
-        } else {
-            publishing = true
-        }
-        defer { if waitingTurns.isEmpty { publishing = false } else { waitingTurns.removeFirst().resume() } }
-        let boundary = state.movesToNextSlot(snapshots)
-        handle(.prices(snapshots))
-        // With many profiles, a pause of 2 ms lets the broker forward every price before it reads
-        // the hundreds of messages that follow; sent at once, the last price waits behind them
-        // (median 4.2 ms at a subscriber with 40 profiles, 2.8 ms with the pause). A pacing delay,
-        // not a time of day: real time, whatever the clock.
-        if snapshots.count > 1 { await MonotonicSleep.pause(seconds: options.profilePause) } else { EventLoop.yieldProcessor() }
-        handle(.current(snapshots))
+        await takeTurn()
+        defer { passTurn() }
+        let boundary = await showCurrent(snapshots)
         if boundary {
             // What else a boundary changes (the windows and forecasts from now on) can wait a
             // moment: rendered at once, it took a core from the broker and the subscribers while
@@ -76,23 +66,105 @@ package actor MQTTPublisher: ManagerOutput {
             EventLoop.yieldProcessor()
         }
         let points = handle(.snapshots(snapshots)).points
+        owed.drop(snapshots.map(\.profile))
+        answerWhenCaughtUp()
         if !points.isEmpty { await options.influx?.enqueue(points) }
     }
 
+    /// Shows what describes now of each snapshot, and owes the rest to ``catchUp(unless:)``: for a
+    /// settings change, whose colour then leaves before the day's payloads are even rendered.
+    /// Shows everything at once, as ``publish(all:)``, at a slot boundary, for a profile seen for
+    /// the first time and while disconnected.
+    package func publishCurrent(all snapshots: [Snapshot]) async {
+        guard state.connected, state.holdsAll(snapshots), !state.movesToNextSlot(snapshots) else {
+            await publish(all: snapshots)
+            return
+        }
+        await takeTurn()
+        defer { passTurn() }
+        _ = await showCurrent(snapshots)
+        EventLoop.yieldProcessor()
+        owed.add(snapshots)
+    }
+
+    /// Shows what ``publishCurrent(all:)`` owes, a stage at a time, and then the answers that
+    /// waited for it; before each stage, what the broker sent meanwhile is read and its tasks run.
+    /// Returns true once nothing is owed, false as soon as `interrupted` is true before a stage:
+    /// a newer change is to go first, and its snapshot replaces the one owed.
+    package func catchUp(unless interrupted: @Sendable () -> Bool) async -> Bool {
+        while !owed.isEmpty {
+            await EventLoop.giveWay()
+            if interrupted() { return false }
+            await takeTurn()
+            // A publish during the pause may have shown it all, or owed a newer snapshot.
+            if let stage = owed.stage {
+                let points = handle(.stage(stage, owed.snapshots)).points
+                owed.advance()
+                if !points.isEmpty { await options.influx?.enqueue(points) }
+            }
+            answerWhenCaughtUp()
+            passTurn()
+        }
+        return true
+    }
+
+    /// The prices of all `snapshots`, then the rest of what describes now of each; true when they
+    /// move a profile to its next slot.
+    private func showCurrent(_ snapshots: [Snapshot]) async -> Bool {
+        let boundary = state.movesToNextSlot(snapshots)
+        handle(.prices(snapshots))
+        // With many profiles, a pause of 2 ms lets the broker forward every price before it reads
+        // the hundreds of messages that follow; sent at once, the last price waits behind them
+        // (median 4.2 ms at a subscriber with 40 profiles, 2.8 ms with the pause). A pacing delay,
+        // not a time of day: real time, whatever the clock.
+        if snapshots.count > 1 { await MonotonicSleep.pause(seconds: options.profilePause) } else { EventLoop.yieldProcessor() }
+        handle(.current(snapshots))
+        return boundary
+    }
+
+    /// Waits for the turn to publish, which the publish before hands on.
+    private func takeTurn() async {
+        if publishing {
+            await withCheckedContinuation { waitingTurns.append($0) }
+        } else {
+            publishing = true
+        }
+    }
+
+    /// Hands the turn to the publish waiting longest, if any.
+    private func passTurn() {
+        if waitingTurns.isEmpty { publishing = false } else { waitingTurns.removeFirst().resume() }
+    }
+
+    /// Sends the answers kept while stages were owed, once none is.
+    private func answerWhenCaughtUp() {
+        for outcome in owed.takeAnswers() { handle(.answered(outcome)) }
+    }
+
     /// Clears the removed profile's retained topics and Home Assistant entities.
-    package func removed(profile name: String) { handle(.removed(profile: name)) }
+    package func removed(profile name: String) {
+        owed.drop([name])
+        handle(.removed(profile: name))
+        answerWhenCaughtUp()
+    }
 
     /// Keeps every later ledger (the retained topics published, after a profile came or went)
     /// with `keeper`, so that the next start clears what is no longer published.
     package func keepLedger(with keeper: @escaping @Sendable (Set<String>) async -> Void) { ledgerKeeper = keeper }
 
-    /// Answers a settings request on `settings/result`, and on its own response topic with MQTT 5.
-    package func report(_ outcome: SettingsOutcome) { handle(.answered(outcome)) }
+    /// Answers a settings request on `settings/result`, and on its own response topic with MQTT 5;
+    /// after what ``catchUp(unless:)`` still owes, if anything.
+    package func report(_ outcome: SettingsOutcome) {
+        if !owed.hold(outcome) { handle(.answered(outcome)) }
+    }
 
     /// After a (re)connect: subscribe, announce, republish and clear what `previouslyRetained`
     /// holds that is no longer published; returns every retained topic now published.
     package func connectionUp(_ snapshots: [Snapshot], previouslyRetained: Set<String> = [], broker: String? = nil) -> Set<String> {
-        handle(.connected(snapshots, previouslyRetained: previouslyRetained, broker: broker)).ledger ?? []
+        // Everything is republished from these, the newest snapshots: nothing older is owed.
+        owed.drop(snapshots.map(\.profile))
+        defer { answerWhenCaughtUp() }
+        return handle(.connected(snapshots, previouslyRetained: previouslyRetained, broker: broker)).ledger ?? []
     }
 
     /// ``connectionUp(_:previouslyRetained:broker:)-([Snapshot],_,_)`` with the first profile only.
@@ -119,6 +191,8 @@ package actor MQTTPublisher: ManagerOutput {
     /// Publishes `offline` and waits up to `timeout` seconds for the broker to take it.
     package func goOffline(timeout: Double = 1) async {
         guard state.connected else { return }
+        // What a settings change still owes, and its answer, go before `offline`.
+        _ = await catchUp { false }
         do {
             let message = OutgoingMessage(state.topics.status, "offline", retain: true)
             if try await !sink.sendAcknowledged(message, timeout: timeout) {

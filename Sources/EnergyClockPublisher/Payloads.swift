@@ -62,31 +62,43 @@ package enum Payloads {
     /// ``renderDay(_:topics:cheapestHours:)``, with `importCosts` for an export profile's
     /// `forecast/emhass`, taking the settings and the day's price arrays
     /// from `memo` while they are what it rendered last: a slot boundary changes the statistics
-    /// and windows, not the day's prices, which are the largest payloads by far.
+    /// and windows, not the day's prices, which are the largest payloads by far. Only the topics
+    /// of `piece` when one is named.
     package static func renderDay(
-        _ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int], memo: inout DayMemo, importCosts: [Double]? = nil
+        _ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int], memo: inout DayMemo, importCosts: [Double]? = nil,
+        piece: DayPiece? = nil
     ) -> [RetainedMessage] {
         let calendar = snapshot.calendar
         var messages: [RetainedMessage] = []
         func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
-        put(topics.settings, memo.settings.payload(snapshot.settings, \.shownJSON))
-        put(topics.thresholds, thresholds(snapshot))
-        let zone = snapshot.timeZone
-        put(topics.pricesToday, memo.today.payload(DaySlots(slots: snapshot.today, timeZone: zone), \.json))
-        put(topics.pricesTomorrow, memo.tomorrow.payload(DaySlots(slots: snapshot.tomorrow, timeZone: zone), \.json))
-        let decimals = snapshot.settings.priceDecimals
-        put(topics.statsToday, stats(snapshot.today, current: snapshot.current, calendar, decimals: decimals))
-        put(topics.statsTomorrow, stats(snapshot.tomorrow, current: nil, calendar, decimals: decimals))
-        let remaining = snapshot.today + snapshot.tomorrow
-        for hours in cheapestHours {
-            put(
-                topics.cheapest(hours: hours),
-                window(PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar, decimals: decimals))
+        func wanted(_ candidate: DayPiece) -> Bool { piece == nil || piece == candidate }
+        if wanted(.settings) {
+            put(topics.settings, memo.settings.payload(snapshot.settings, \.shownJSON))
+            put(topics.thresholds, thresholds(snapshot))
         }
-        messages += renderPlans(snapshot, topics: topics)
-        let forecast = Forecast(snapshot)
-        put(topics.forecastEVCC, memo.evcc.payload(forecast, \.evcc))
-        put(topics.forecastEMHASS, memo.emhass.payload(Forecast.EMHASS(forecast: forecast, importCosts: importCosts), \.json))
+        if wanted(.prices) {
+            let zone = snapshot.timeZone
+            put(topics.pricesToday, memo.today.payload(DaySlots(slots: snapshot.today, timeZone: zone), \.json))
+            put(topics.pricesTomorrow, memo.tomorrow.payload(DaySlots(slots: snapshot.tomorrow, timeZone: zone), \.json))
+        }
+        if wanted(.outlook) {
+            let decimals = snapshot.settings.priceDecimals
+            put(topics.statsToday, stats(snapshot.today, current: snapshot.current, calendar, decimals: decimals))
+            put(topics.statsTomorrow, stats(snapshot.tomorrow, current: nil, calendar, decimals: decimals))
+            let remaining = snapshot.today + snapshot.tomorrow
+            for hours in cheapestHours {
+                put(
+                    topics.cheapest(hours: hours),
+                    window(
+                        PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar, decimals: decimals))
+            }
+            messages += renderPlans(snapshot, topics: topics)
+        }
+        if wanted(.forecasts) {
+            let forecast = Forecast(snapshot)
+            put(topics.forecastEVCC, memo.evcc.payload(forecast, \.evcc))
+            put(topics.forecastEMHASS, memo.emhass.payload(Forecast.EMHASS(forecast: forecast, importCosts: importCosts), \.json))
+        }
         return messages
     }
 

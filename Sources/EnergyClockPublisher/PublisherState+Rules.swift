@@ -61,34 +61,51 @@ extension PublisherState {
         show(order.compactMap { views[$0]?.latest }, now, &actions, republishing: true)
     }
 
-    /// Shows `snapshots`, in order: what describes now for each, then the discovery configs whose
-    /// unit changed and the lights, then the day's larger payloads and the list of profiles, then
-    /// the clocks' pictures; last the line-protocol points and `health.json`, which a republish
-    /// of what is already known leaves out.
+    /// Shows `snapshots`, in order: what describes now for each, then every ``Stage`` (the
+    /// discovery configs whose unit changed and the lights, the day's payloads group by group, the
+    /// list of profiles, the clocks' pictures, the line-protocol points and `health.json`, which a
+    /// republish of what is already known leaves out).
     mutating func show(_ snapshots: [Snapshot], _ now: Date, _ actions: inout [Action], republishing: Bool = false) {
         let before = order.count
         for snapshot in snapshots { hold(snapshot) }
-        if connected {
-            sendParts(snapshots, [.price, .now], &actions)
+        if connected { sendParts(snapshots, [.price, .now], &actions) }
+        for stage in Stage.all { show(stage, of: snapshots, now, &actions, republishing: republishing, grew: order.count != before) }
+    }
+
+    /// One step of showing `snapshots`, whose profiles are held and whose price and what
+    /// describes now are out; `grew` when they brought a new profile, whose topics the ledger lacks.
+    mutating func show(
+        _ stage: Stage, of snapshots: [Snapshot], _ now: Date, _ actions: inout [Action], republishing: Bool = false, grew: Bool = false
+    ) {
+        switch stage {
+        case .devices:
+            guard connected else { return }
             for snapshot in snapshots { showDevices(snapshot, &actions) }
-            sendParts(snapshots, [.day], &actions)
-            showProfiles(&actions)
-            for snapshot in snapshots { drawClock(snapshot, now, &actions) }
+        case let .day(piece):
+            guard connected else { return }
+            sendParts(snapshots, [.day(piece)], &actions)
+        case .rest:
+            if connected {
+                showProfiles(&actions)
+                for snapshot in snapshots { drawClock(snapshot, now, &actions) }
+            }
+            guard !republishing else { return }
+            for snapshot in snapshots {
+                let cheapestHours = options.cheapestHours
+                let event = updateView(snapshot.profile) { $0.tomorrowEvent(for: snapshot, cheapestHours: cheapestHours) }
+                if connected, let event { actions.append(.send(event)) }
+            }
+            for snapshot in snapshots {
+                let noted = updateView(snapshot.profile) { view in
+                    view.lineProtocol.newPoint(for: snapshot).map { ($0, view.topics.influx) }
+                }
+                guard let (point, topic) = noted else { continue }
+                if connected { actions.append(.send(OutgoingMessage(topic, point, retain: false))) }
+                actions.append(.record(point))
+            }
+            if connected { note(health.published(snapshots, at: now), &actions) }
+            if connected, grew || reshaped() { actions.append(.ledger(ownedTopics)) }
         }
-        guard !republishing else { return }
-        for snapshot in snapshots {
-            let cheapestHours = options.cheapestHours
-            let event = updateView(snapshot.profile) { $0.tomorrowEvent(for: snapshot, cheapestHours: cheapestHours) }
-            if connected, let event { actions.append(.send(event)) }
-        }
-        for snapshot in snapshots {
-            let noted = updateView(snapshot.profile) { view in view.lineProtocol.newPoint(for: snapshot).map { ($0, view.topics.influx) } }
-            guard let (point, topic) = noted else { continue }
-            if connected { actions.append(.send(OutgoingMessage(topic, point, retain: false))) }
-            actions.append(.record(point))
-        }
-        if connected { note(health.published(snapshots, at: now), &actions) }
-        if connected, order.count != before || reshaped() { actions.append(.ledger(ownedTopics)) }
     }
 
     /// Whether some profile's set of retained topics changed since the last call. Views are
@@ -99,10 +116,11 @@ extension PublisherState {
         return any
     }
 
-    /// What describes now of each of `snapshots` in `parts`, and nothing else.
+    /// What describes now of each of `snapshots` in `parts`, and nothing else; the snapshots are
+    /// held as their profiles' newest from then on.
     mutating func showCurrent(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
-        // `index(forKey:)`, not `views[…] != nil`, which would copy every view at every boundary.
-        guard connected, snapshots.allSatisfy({ views.index(forKey: $0.profile) != nil }) else { return }
+        guard connected, holdsAll(snapshots) else { return }
+        for snapshot in snapshots { hold(snapshot) }
         sendParts(snapshots, parts, &actions)
     }
 
@@ -127,12 +145,14 @@ extension PublisherState {
         }
         for part in parts {
             for snapshot in snapshots {
-                let extra = part == .day ? importCosts(snapshot) : nil
+                let extra = part == .day(.forecasts) ? importCosts(snapshot) : nil
                 let changes = updateView(snapshot.profile) { $0.retained.changes(in: part, of: snapshot, importCosts: extra) }
                 send(changes, to: snapshot.profile, &actions)
             }
         }
-        guard parts.contains(.day), order.count > 1, snapshots.contains(where: { $0.profile == Profiles.firstName }) else { return }
+        guard parts.contains(.day(.forecasts)), order.count > 1, snapshots.contains(where: { $0.profile == Profiles.firstName }) else {
+            return
+        }
         let named = Set(snapshots.map(\.profile))
         for name in order where !named.contains(name) {
             guard let step = views[name]?.exportStep() else { continue }

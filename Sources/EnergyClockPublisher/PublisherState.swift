@@ -28,8 +28,11 @@ struct PublisherState {
         /// same ones follow. Events of their own, so that the prices leave before the rest is
         /// even rendered.
         case prices([Snapshot])
-        /// Only the rest of what describes now; ``snapshots(_:)`` with the same ones follows.
+        /// Only the rest of what describes now; ``snapshots(_:)`` with the same ones follows, or
+        /// every ``Stage`` of them in turn.
         case current([Snapshot])
+        /// One step of showing snapshots whose price and what describes now are out.
+        case stage(Stage, [Snapshot])
         /// The profile was removed: its topics and entities are cleared.
         case removed(profile: String)
         /// A settings request was handled.
@@ -47,6 +50,21 @@ struct PublisherState {
         case refused(topic: String?, reason: String)
         /// `offline` was announced at shutdown; nothing more is sent.
         case wentOffline
+    }
+
+    /// The steps of showing snapshots after what describes now, in the order they are taken:
+    /// steps of their own, so that a settings change that came meanwhile can go between them.
+    enum Stage: Equatable {
+        /// The discovery configs whose unit or jobs changed, and the lights.
+        case devices
+        /// One group of the day's payloads.
+        case day(DayPiece)
+        /// The list of profiles, the clocks' pictures, the day-ahead event, the line-protocol
+        /// points and `health.json`.
+        case rest
+
+        /// Every step, in order.
+        static let all: [Stage] = [.devices] + DayPiece.allCases.map(Stage.day) + [.rest]
     }
 
     /// What a wake-up is for.
@@ -107,6 +125,12 @@ struct PublisherState {
     /// The first profile's newest snapshot.
     var latest: Snapshot? { views[Profiles.firstName]?.latest }
 
+    /// Whether every one of `snapshots` is of a profile already held.
+    func holdsAll(_ snapshots: [Snapshot]) -> Bool {
+        // `index(forKey:)`, not `views[…] != nil`, which would copy every view at every boundary.
+        snapshots.allSatisfy { views.index(forKey: $0.profile) != nil }
+    }
+
     /// Whether `snapshots` move a profile already shown on to another slot: a slot boundary, not
     /// a change of settings or prices within the slot, nor the first prices of a profile.
     func movesToNextSlot(_ snapshots: [Snapshot]) -> Bool {
@@ -130,6 +154,7 @@ struct PublisherState {
         case let .snapshots(snapshots): show(snapshots, now, &actions)
         case let .prices(snapshots): showCurrent(snapshots, [.price], &actions)
         case let .current(snapshots): showCurrent(snapshots, [.now], &actions)
+        case let .stage(stage, snapshots): show(stage, of: snapshots, now, &actions)
         case let .removed(name): remove(name, now, &actions)
         case let .answered(outcome):
             guard connected else { break }

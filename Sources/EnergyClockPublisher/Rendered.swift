@@ -30,7 +30,20 @@ package struct DaySlots: Equatable {
     package var json: String { Payloads.slotArray(slots, LocalCalendar(timeZone: timeZone)) }
 }
 
-/// What ``Payloads/renderDay(_:topics:cheapestHours:memo:)`` keeps between snapshots of one profile.
+/// The day's payloads in the groups they are rendered and sent in, in order: a settings change
+/// shows its colour first and lets a change that came meanwhile go before each group.
+package enum DayPiece: CaseIterable, Sendable {
+    /// `settings` and `thresholds`.
+    case settings
+    /// `prices/today` and `prices/tomorrow`.
+    case prices
+    /// The statistics, the cheapest windows and the plans.
+    case outlook
+    /// `forecast/evcc` and `forecast/emhass`.
+    case forecasts
+}
+
+/// What ``Payloads/renderDay(_:topics:cheapestHours:memo:importCosts:piece:)`` keeps between snapshots of one profile.
 package struct DayMemo {
     /// `settings`, which `profiles` shows too.
     package var settings = Rendered<Settings>()

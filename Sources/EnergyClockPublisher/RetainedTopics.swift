@@ -19,14 +19,14 @@ struct RetainedTopics {
         self.cheapestHours = cheapestHours
     }
 
-    /// The two parts of the tree, in the order they are sent.
-    enum Part: CaseIterable {
+    /// The parts of the tree, in the order they are sent.
+    enum Part: Hashable {
         /// The current price.
         case price
         /// The rest of what describes the current slot.
         case now
-        /// The settings, the thresholds and the day's payloads.
-        case day
+        /// One group of the settings, the thresholds and the day's payloads.
+        case day(DayPiece)
     }
 
     /// The topics in `part` of `snapshot` whose payload differs from what the broker holds, and
@@ -37,7 +37,9 @@ struct RetainedTopics {
             switch part {
             case .price: [Payloads.renderPrice(snapshot, topics: topics)] + Payloads.renderSwitches(snapshot, topics: topics)
             case .now: Payloads.renderSlot(snapshot, topics: topics)
-            case .day: Payloads.renderDay(snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo, importCosts: importCosts)
+            case let .day(piece):
+                Payloads.renderDay(
+                    snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo, importCosts: importCosts, piece: piece)
             }
         var messages = rendered.filter { held[$0.topic] != $0.payload }.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
         let names = Set(rendered.map(\.topic))

@@ -147,9 +147,9 @@ struct NetworkLoop {
     /// flood cannot keep the jobs from running.
     private static func exchange(_ mosq: OpaquePointer, _ context: CallbackContext) {
         // Looked at every 100 µs at most, not with a `poll` after each of the fifteen-odd jobs of a
-        // settings change.
+        // settings change; at once for work that lets a message read meanwhile go first.
         let now = DispatchTime.now().uptimeNanoseconds
-        if now &- context.lastLookedForInput.load(ordering: .relaxed) >= inputInterval {
+        if EventLoop.betweenLooks || now &- context.lastLookedForInput.load(ordering: .relaxed) >= inputInterval {
             context.lastLookedForInput.store(now, ordering: .relaxed)
             read(mosq)
         }

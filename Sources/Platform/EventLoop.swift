@@ -51,6 +51,24 @@ package struct EventLoop: @unchecked Sendable {
         ecl_yield()
     }
 
+    /// Lets what waits go first: on a helper, what its `between` reads meanwhile (the tasks a
+    /// message resumes), and every task already queued, before the caller goes on.
+    ///
+    /// The caller's task is resumed by work posted behind them, not by `Task.yield()`, which
+    /// this toolchain does not route through the global executor's hooks: the resumed task then
+    /// woke the loop thread from another one. Without a loop (the tests), it is `Task.yield()`.
+    package static func giveWay() async {
+        ecl_yield_looking()
+        guard let loop = global else { return await Task.yield() }
+        await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+            loop.post { continuation.resume() }
+        }
+    }
+
+    /// Inside a helper's `between`: it was called by ``giveWay()``, and is to look for input now,
+    /// however recently it looked.
+    package static var betweenLooks: Bool { ecl_yield_looks() }
+
     /// Runs `body` with the calling thread as a helper of this loop: work it posts while the loop
     /// thread sleeps (a task its event resumes) does not wake the loop thread, and runs on this
     /// thread in its next ``help(budget:)``, which it must call before it blocks. `between` runs

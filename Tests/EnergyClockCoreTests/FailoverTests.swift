@@ -64,12 +64,12 @@ import Testing
         let run = await start(manager, clock)
         defer { run.cancel() }
         let ids = ["energyzero", "other"]
-        await manager.submit(request(#"{"source":"other"}"#, sources: ids))
+        manager.submit(request(#"{"source":"other"}"#, sources: ids))
         #expect(await output.wait { $0.last?.source == "other" && $0.last?.current?.slot.market == 2 })
         await settle(clock)
         let fetchesOfA = a.requests.count
         a.fail(true)  // Going back must not need the network.
-        await manager.submit(request(#"{"source":"energyzero"}"#, sources: ids))
+        manager.submit(request(#"{"source":"energyzero"}"#, sources: ids))
         #expect(await output.wait { $0.outcomes.count == 2 })
         let back = output.snapshots.first {
             $0.source == "energyzero" && $0.settings.source == "energyzero" && $0.now == clock.now && $0.current?.slot.market == 0.10

@@ -187,7 +187,7 @@ import Testing
         let (manager, output) = try makeManager(clock: clock, source: source)
         let run = await start(manager, clock)
         defer { run.cancel() }
-        await manager.submit(SettingsRequest(patch: .success(SettingsPatch([.colorMode: .text("relative")]))))
+        manager.submit(SettingsRequest(patch: .success(SettingsPatch([.colorMode: .text("relative")]))))
         #expect(await output.wait { $0.outcomes.count == 1 })
         let snapshot = await manager.snapshot()
         #expect(snapshot.samples == 7 * 24)

@@ -13,11 +13,11 @@ import Testing
         let (manager, output) = try makeManager(clock: clock, source: source)
         let run = await start(manager, clock)
         defer { run.cancel() }
-        await manager.submit(request(#"{"color_mode":"relative"}"#))
+        manager.submit(request(#"{"color_mode":"relative"}"#))
         #expect(await output.wait { $0.last?.samples == 7 * 24 })
         // Each request answers a day with its neighbours, so the oldest day asked for is the 10th at most.
         #expect(!source.requests.contains { $0 < day.adding(days: -7) })
-        await manager.submit(request(#"{"history_days":14}"#))
+        manager.submit(request(#"{"history_days":14}"#))
         #expect(await output.wait { $0.last?.samples == 14 * 24 }, "\(output.last?.samples ?? 0) samples")
         #expect(source.requests.contains { $0 <= day.adding(days: -12) })
     }

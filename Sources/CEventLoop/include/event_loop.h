@@ -69,6 +69,13 @@ void ecl_help_enough(void);
 /// (`sched_yield`): either way, what was queued for another thread to send can leave now.
 void ecl_yield(void);
 
+/// As ecl_yield, and a `between` it calls looks for input at once, however recently it looked
+/// (`ecl_yield_looks`): for work that lets what the helper reads meanwhile go first.
+void ecl_yield_looking(void);
+
+/// Inside a `between` that ecl_yield_looking called: it is to look for input now.
+bool ecl_yield_looks(void);
+
 /// How many times the loop thread has woken from a wait since it was created.
 uint64_t ecl_loop_wakeups(ecl_loop *loop);
 

@@ -1,27 +1,46 @@
 import Platform
+import Synchronization
 
 extension PriceManager {
     /// Queues settings requests for ``run()``, and returns at once; what arrives while a batch is
     /// applied is applied next, in order, folded into one commit and one publish.
-    public func submit(_ requests: [SettingsRequest]) {
-        pending.append(contentsOf: requests)
+    ///
+    /// Not isolated to the manager: the task that read a request queues it at once, also while
+    /// the manager waits for its output, which looks in between (``ManagerOutput/catchUp(unless:)``).
+    public nonisolated func submit(_ requests: [SettingsRequest]) {
+        inbox.withLock { $0.append(contentsOf: requests) }
         submitted.ring()
     }
 
     /// Queues one settings request.
-    public func submit(_ request: SettingsRequest) { submit([request]) }
+    public nonisolated func submit(_ request: SettingsRequest) { submit([request]) }
 
     /// Applies what was submitted, batch by batch, until cancelled.
+    ///
+    /// Each batch's colour goes out first (``ManagerOutput/publishCurrent(all:)``); the rest of
+    /// what it changed follows once no request waits, step by step, and a request that comes
+    /// meanwhile goes first. A run of changes back to back thus shows each colour at once and the
+    /// day's payloads once, for the last.
     func applySubmitted() async {
         while true {
             await submitted.wait()
             guard !Task.isCancelled else { return }
-            while !pending.isEmpty {
-                let batch = pending
-                pending.removeAll()
-                await apply(batch)
-            }
+            repeat {
+                while let batch = takeSubmitted() { await apply(batch, currentFirst: true) }
+            } while await !output.catchUp(unless: { [self] in self.hasSubmitted })
             checkpointIfLong()
+        }
+    }
+
+    /// Whether a request was submitted and not yet taken.
+    private nonisolated var hasSubmitted: Bool { inbox.withLock { !$0.isEmpty } }
+
+    /// Every request submitted and not yet taken, oldest first; nil when there is none.
+    private nonisolated func takeSubmitted() -> [SettingsRequest]? {
+        inbox.withLock { queued in
+            guard !queued.isEmpty else { return nil }
+            defer { queued.removeAll() }
+            return queued
         }
     }
 
@@ -31,7 +50,11 @@ extension PriceManager {
     /// Each request is validated against the state the requests before it produced, and applies
     /// whole or not at all, however many profiles it edits; an invalid one is answered with its
     /// own error and the rest carry on. Every request gets an answer.
-    public func apply(_ batch: [SettingsRequest]) async {
+    public func apply(_ batch: [SettingsRequest]) async { await apply(batch, currentFirst: false) }
+
+    /// ``apply(_:)``, showing only what describes now when `currentFirst`: the rest is owed to
+    /// the output's ``ManagerOutput/catchUp(unless:)``.
+    func apply(_ batch: [SettingsRequest], currentFirst: Bool) async {
         let old = profiles
         var results: [Result<Profiles, SettingsError>] = []
         let stamped = batch.reduce(old) { state, request in
@@ -66,7 +89,8 @@ extension PriceManager {
             await forgetRemoved(from: old)
             let feedsChanged = reconcileFeeds(starting: false)
             // Only the profiles the batch changed: the others show what they showed.
-            await output.publish(all: profiles.all.filter { before[$0.name] != $0.settings }.map(snapshot(of:)))
+            let changed = profiles.all.filter { before[$0.name] != $0.settings }.map(snapshot(of:))
+            if currentFirst { await output.publishCurrent(all: changed) } else { await output.publish(all: changed) }
             // Logged once what the change made true has left: the line is a whole settings object.
             logChanges(before: before)
             savePlans()

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Platform
+import Synchronization
 
 /// The one owner of prices, settings and derived bands: loads from the store, fetches when
 /// needed, follows the clock from slot to slot and hands every change to its output.
@@ -47,7 +48,6 @@ public actor PriceManager {
     /// The fallbacks serving profiles, by profile name, while their own source fails.
     var fallbacks: [String: Fallback] = [:]
     var currentDay: LocalDay?
-    var pending: [SettingsRequest] = []
     /// Euro exchange rates by day, from the store and the ECB.
     var rates = ExchangeRates() {
         didSet { ratesGeneration &+= 1 }
@@ -68,7 +68,9 @@ public actor PriceManager {
     var missingRateLogged: Set<String> = []
     /// Profiles whose prices are left out because they are not finite; logged when that starts and ends.
     var nonFiniteLogged: Set<String> = []
-    /// Rung by ``submit(_:)-([SettingsRequest])``: requests wait in ``pending``.
+    /// Settings requests submitted and not yet applied, oldest first.
+    let inbox = Mutex<[SettingsRequest]>([])
+    /// Rung by ``submit(_:)-([SettingsRequest])``: requests wait in ``inbox``.
     let submitted = Doorbell()
     /// Rung by ``wake()``: the run loop decides again.
     let woken = Doorbell()

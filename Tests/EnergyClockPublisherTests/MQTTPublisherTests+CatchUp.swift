@@ -1,0 +1,147 @@
+import EnergyClockCore
+import EnergyClockTesting
+import Foundation
+import Synchronization
+import Testing
+
+@testable import EnergyClockPublisher
+
+/// A settings change shows what describes now at once and owes the rest to `catchUp(unless:)`.
+extension MQTTPublisherTests {
+    /// `ClockFixtures.normal` with `surcharge` added to every price: another price, other settings
+    /// and another day.
+    func changed(surcharge: Double) -> Snapshot {
+        var snapshot = ClockFixtures.normal
+        snapshot.settings.surcharge = surcharge
+        func raised(_ slot: PricedSlot) -> PricedSlot {
+            var slot = slot
+            slot.price += surcharge
+            return slot
+        }
+        snapshot.today = snapshot.today.map(raised)
+        snapshot.tomorrow = snapshot.tomorrow.map(raised)
+        snapshot.current = snapshot.current.map(raised)
+        snapshot.next = snapshot.next.map(raised)
+        return snapshot
+    }
+
+    /// An answer that the change applied, with the snapshot's settings.
+    func answer(_ snapshot: Snapshot) -> SettingsOutcome { SettingsOutcome(result: .success(snapshot.settings), reply: nil) }
+
+    /// The `surcharge` in a `settings` or `settings/result` payload.
+    func surcharge(_ message: OutgoingMessage) -> Double? {
+        let object = try? JSONSerialization.jsonObject(with: Data(message.body)) as? [String: Any]
+        return (object?["surcharge"] ?? (object?["settings"] as? [String: Any])?["surcharge"]) as? Double
+    }
+
+    @Test func aSettingsChangeShowsNowFirstAndItsAnswerOnlyAfterTheDay() async throws {
+        let sink = RecordingSink()
+        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            _ = sink.take()
+            let change = changed(surcharge: 0.05)
+            await publisher.publishCurrent(all: [change])
+            await publisher.report(answer(change))
+            let now = sink.take().map(\.topic)
+            #expect(now.first == topics.price && now.contains(topics.current))
+            #expect(!now.contains(topics.settings) && !now.contains(topics.pricesToday), "the day is owed")
+            #expect(!now.contains(topics.settingsResult), "the answer waits for the day")
+
+            #expect(await publisher.catchUp { false })
+            let rest = sink.take()
+            let settings = try #require(rest.firstIndex { $0.topic == topics.settings })
+            let result = try #require(rest.firstIndex { $0.topic == topics.settingsResult })
+            #expect(settings < result && result == rest.count - 1, "the answer comes last")
+            #expect(surcharge(rest[settings]) == 0.05 && rest.contains { $0.topic == topics.pricesToday })
+            #expect(await publisher.catchUp { true }, "nothing is owed any more")
+            #expect(sink.sent.isEmpty)
+        }
+    }
+
+    @Test func aChangeThatCameMeanwhileGoesFirstAndTheDayShowsOnlyTheNewest() async throws {
+        let sink = RecordingSink()
+        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            _ = sink.take()
+            let first = changed(surcharge: 0.05)
+            let second = changed(surcharge: 0.1)
+            await publisher.publishCurrent(all: [first])
+            await publisher.report(answer(first))
+            // A request waits before the first stage: the catch-up stops at once.
+            #expect(await !publisher.catchUp { true })
+            #expect(!sink.topics.contains(topics.settings))
+            await publisher.publishCurrent(all: [second])
+            await publisher.report(answer(second))
+            #expect(await publisher.catchUp { false })
+            let sent = sink.take()
+            let settings = sent.filter { $0.topic == topics.settings }
+            #expect(settings.count == 1 && settings.first.flatMap(surcharge) == 0.1, "the day of the newest only")
+            let answers = sent.filter { $0.topic == topics.settingsResult }.map(surcharge)
+            #expect(answers == [0.05, 0.1], "both answers, in order, after the day")
+            #expect(sent.last?.topic == topics.settingsResult)
+        }
+    }
+
+    @Test func aNewerChangeAfterSomeStagesStartsThemAgain() async throws {
+        let sink = RecordingSink()
+        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            _ = sink.take()
+            await publisher.publishCurrent(all: [changed(surcharge: 0.05)])
+            // Two stages (the devices and the settings), then a request waits.
+            let looks = Mutex(0)
+            #expect(
+                await !publisher.catchUp {
+                    looks.withLock {
+                        $0 += 1
+                        return $0 > 2
+                    }
+                })
+            #expect(sink.sent.filter { $0.topic == topics.settings }.map(surcharge) == [0.05])
+            #expect(!sink.topics.contains(topics.pricesToday))
+            await publisher.publishCurrent(all: [changed(surcharge: 0.1)])
+            #expect(await publisher.catchUp { false })
+            #expect(sink.sent.filter { $0.topic == topics.settings }.map(surcharge) == [0.05, 0.1])
+            #expect(sink.sent.filter { $0.topic == topics.pricesToday }.count == 1)
+        }
+    }
+
+    @Test func aWholePublishTakesOverWhatIsOwedAndSendsTheAnswersAfterIt() async throws {
+        let sink = RecordingSink()
+        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            _ = sink.take()
+            let first = changed(surcharge: 0.05)
+            await publisher.publishCurrent(all: [first])
+            await publisher.report(answer(first))
+            // New prices while the change is owed: shown whole, the answer follows.
+            await publisher.publish(all: [changed(surcharge: 0.1)])
+            let sent = sink.take()
+            #expect(sent.last?.topic == topics.settingsResult && sent.last.flatMap(surcharge) == 0.05)
+            #expect(sent.filter { $0.topic == topics.settings }.map(surcharge) == [0.1])
+            #expect(await publisher.catchUp { false })
+            #expect(sink.sent.isEmpty, "nothing was left owed")
+        }
+    }
+
+    @Test func aNewProfileIsShownWholeAndWhatIsOwedGoesBeforeOffline() async throws {
+        let sink = RecordingSink()
+        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            _ = sink.take()
+            var garage = ClockFixtures.normal
+            garage.profile = "garage"
+            await publisher.publishCurrent(all: [garage])
+            #expect(sink.topics.contains(topics.profile("garage").settings), "a profile seen first is shown whole")
+
+            await publisher.publishCurrent(all: [changed(surcharge: 0.05)])
+            await publisher.report(answer(changed(surcharge: 0.05)))
+            _ = sink.take()
+            await publisher.goOffline()
+            let topicsSent = sink.topics
+            let settings = try #require(topicsSent.firstIndex(of: topics.settings))
+            let result = try #require(topicsSent.firstIndex(of: topics.settingsResult))
+            #expect(settings < result && topicsSent.last == topics.status, "what was owed goes before offline")
+        }
+    }
+}
