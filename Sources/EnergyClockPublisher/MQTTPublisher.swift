@@ -90,11 +90,13 @@ package actor MQTTPublisher: ManagerOutput {
     /// Shows what ``publishCurrent(all:)`` owes, a stage at a time, and then the answers that
     /// waited for it; before each stage, what the broker sent meanwhile is read and its tasks run.
     /// Returns true once nothing is owed, false as soon as `interrupted` is true before a stage:
-    /// a newer change is to go first, and its snapshot replaces the one owed.
+    /// a newer change is to go first, and its snapshot replaces the one owed. With
+    /// ``answersHeldAtMost`` answers waiting it no longer stops: a flood of changes that never
+    /// pauses still gets its answers, and they are never held without bound.
     package func catchUp(unless interrupted: @Sendable () -> Bool) async -> Bool {
         while !owed.isEmpty {
             await EventLoop.giveWay()
-            if interrupted() { return false }
+            if owed.answersHeld < Self.answersHeldAtMost, interrupted() { return false }
             await takeTurn()
             // A publish during the pause may have shown it all, or owed a newer snapshot.
             if let stage = owed.stage {
@@ -107,6 +109,9 @@ package actor MQTTPublisher: ManagerOutput {
         }
         return true
     }
+
+    /// How many answers may wait for what is owed before a catch-up runs to its end regardless.
+    static let answersHeldAtMost = 256
 
     /// The prices of all `snapshots`, then the rest of what describes now of each; true when they
     /// move a profile to its next slot.

@@ -4,9 +4,9 @@ import EnergyClockCore
 /// remaining ``PublisherState/Stage``s of the newest snapshot of each profile, and the answers that
 /// wait for them.
 ///
-/// A newer snapshot of a profile replaces the one owed and starts the stages again, so that a
-/// run of changes renders the day's payloads once, for the last of them; only the topics that
-/// differ from what the broker holds go out.
+/// A newer snapshot of a profile replaces the one owed and starts the stages again, so that
+/// changes coming faster than the day goes out render it once, for the newest; only the topics
+/// that differ from what the broker holds go out.
 struct OwedStages {
     /// The newest snapshot of each profile owed, in the order the profiles first came.
     private(set) var snapshots: [Snapshot] = []
@@ -15,6 +15,9 @@ struct OwedStages {
     /// Answers to settings requests, oldest first, that go out once nothing else is owed: an
     /// answer never comes before the `settings` topic shows what it answers.
     private var answers: [SettingsOutcome] = []
+
+    /// How many answers wait.
+    var answersHeld: Int { answers.count }
 
     /// Whether no stage is owed.
     var isEmpty: Bool { snapshots.isEmpty }

@@ -154,7 +154,9 @@ struct PublisherState {
         case let .snapshots(snapshots): show(snapshots, now, &actions)
         case let .prices(snapshots): showCurrent(snapshots, [.price], &actions)
         case let .current(snapshots): showCurrent(snapshots, [.now], &actions)
-        case let .stage(stage, snapshots): show(stage, of: snapshots, now, &actions)
+        case let .stage(stage, snapshots):
+            for snapshot in snapshots { hold(snapshot) }
+            show(stage, of: snapshots, now, &actions)
         case let .removed(name): remove(name, now, &actions)
         case let .answered(outcome):
             guard connected else { break }

@@ -106,6 +106,21 @@ extension MQTTPublisherTests {
         }
     }
 
+    @Test func aFloodThatNeverPausesStillGetsItsAnswers() async throws {
+        let sink = RecordingSink()
+        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            _ = sink.take()
+            let change = changed(surcharge: 0.05)
+            await publisher.publishCurrent(all: [change])
+            for _ in 1..<MQTTPublisher.answersHeldAtMost { await publisher.report(answer(change)) }
+            #expect(await !publisher.catchUp { true }, "a request waits: the catch-up stops")
+            await publisher.report(answer(change))
+            #expect(await publisher.catchUp { true }, "with as many answers held as may be, it runs to its end")
+            #expect(sink.topics.filter { $0 == topics.settingsResult }.count == MQTTPublisher.answersHeldAtMost)
+        }
+    }
+
     @Test func aWholePublishTakesOverWhatIsOwedAndSendsTheAnswersAfterIt() async throws {
         let sink = RecordingSink()
         try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in

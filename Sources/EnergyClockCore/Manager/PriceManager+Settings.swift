@@ -19,8 +19,8 @@ extension PriceManager {
     ///
     /// Each batch's colour goes out first (``ManagerOutput/publishCurrent(all:)``); the rest of
     /// what it changed follows once no request waits, step by step, and a request that comes
-    /// meanwhile goes first. A run of changes back to back thus shows each colour at once and the
-    /// day's payloads once, for the last.
+    /// meanwhile goes first. Changes that come faster than the day goes out thus show each colour
+    /// at once and share one catch-up, for the newest.
     func applySubmitted() async {
         while true {
             await submitted.wait()
