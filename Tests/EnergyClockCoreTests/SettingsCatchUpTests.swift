@@ -37,12 +37,18 @@ private actor OwingOutput: ManagerOutput {
 }
 
 @Suite struct SettingsCatchUpTests {
-    @Test func aRequestThatComesDuringTheCatchUpIsAppliedBeforeItGoesOn() async throws {
+    /// A manager over a fresh store whose output owes, as the MQTT publisher does.
+    private func owingManager() throws -> (PriceManager, OwingOutput) {
         let output = OwingOutput()
         let manager = try PriceManager(
             configuration: .init(calendar: amsterdam), store: try PriceStore(directory: temporaryDirectory()),
             catalog: SourceCatalog([MemorySource()]), clock: ManualClock(start: at("2025-12-17T10:00:00+01:00")),
             output: output, logger: Logger(label: "test", level: .error), jitter: { 0 })
+        return (manager, output)
+    }
+
+    @Test func aRequestThatComesDuringTheCatchUpIsAppliedBeforeItGoesOn() async throws {
+        let (manager, output) = try owingManager()
         await output.setMeanwhile { manager.submit(request(#"{"history_days":9}"#)) }
         let applying = Task { await manager.applySubmitted() }
         defer { applying.cancel() }
@@ -54,11 +60,7 @@ private actor OwingOutput: ManagerOutput {
     }
 
     @Test func applyCalledDirectlyShowsEverythingAtOnce() async throws {
-        let output = OwingOutput()
-        let manager = try PriceManager(
-            configuration: .init(calendar: amsterdam), store: try PriceStore(directory: temporaryDirectory()),
-            catalog: SourceCatalog([MemorySource()]), clock: ManualClock(start: at("2025-12-17T10:00:00+01:00")),
-            output: output, logger: Logger(label: "test", level: .error), jitter: { 0 })
+        let (manager, output) = try owingManager()
         await manager.apply([request(#"{"history_days":8}"#)])
         #expect(await output.calls == ["whole 8", "answer 8"])
     }

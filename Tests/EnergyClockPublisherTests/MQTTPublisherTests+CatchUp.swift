@@ -34,11 +34,19 @@ extension MQTTPublisherTests {
         return (object?["surcharge"] ?? (object?["settings"] as? [String: Any])?["surcharge"]) as? Double
     }
 
-    @Test func aSettingsChangeShowsNowFirstAndItsAnswerOnlyAfterTheDay() async throws {
+    /// A publisher over a recording sink, connected with `ClockFixtures.normal` and what that sent
+    /// forgotten, while `body` runs.
+    func withConnectedPublisher(_ body: (MQTTPublisher, RecordingSink) async throws -> Void) async throws {
         let sink = RecordingSink()
         try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
             _ = await publisher.connectionUp(ClockFixtures.normal)
             _ = sink.take()
+            try await body(publisher, sink)
+        }
+    }
+
+    @Test func aSettingsChangeShowsNowFirstAndItsAnswerOnlyAfterTheDay() async throws {
+        try await withConnectedPublisher { publisher, sink in
             let change = changed(surcharge: 0.05)
             await publisher.publishCurrent(all: [change])
             await publisher.report(answer(change))
@@ -59,10 +67,7 @@ extension MQTTPublisherTests {
     }
 
     @Test func aChangeThatCameMeanwhileGoesFirstAndTheDayShowsOnlyTheNewest() async throws {
-        let sink = RecordingSink()
-        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
-            _ = await publisher.connectionUp(ClockFixtures.normal)
-            _ = sink.take()
+        try await withConnectedPublisher { publisher, sink in
             let first = changed(surcharge: 0.05)
             let second = changed(surcharge: 0.1)
             await publisher.publishCurrent(all: [first])
@@ -83,10 +88,7 @@ extension MQTTPublisherTests {
     }
 
     @Test func aNewerChangeAfterSomeStagesStartsThemAgain() async throws {
-        let sink = RecordingSink()
-        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
-            _ = await publisher.connectionUp(ClockFixtures.normal)
-            _ = sink.take()
+        try await withConnectedPublisher { publisher, sink in
             await publisher.publishCurrent(all: [changed(surcharge: 0.05)])
             // Two stages (the devices and the settings), then a request waits.
             let looks = Mutex(0)
@@ -107,10 +109,7 @@ extension MQTTPublisherTests {
     }
 
     @Test func aFloodThatNeverPausesStillGetsItsAnswers() async throws {
-        let sink = RecordingSink()
-        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
-            _ = await publisher.connectionUp(ClockFixtures.normal)
-            _ = sink.take()
+        try await withConnectedPublisher { publisher, sink in
             let change = changed(surcharge: 0.05)
             await publisher.publishCurrent(all: [change])
             for _ in 1..<MQTTPublisher.answersHeldAtMost { await publisher.report(answer(change)) }
@@ -122,10 +121,7 @@ extension MQTTPublisherTests {
     }
 
     @Test func aWholePublishTakesOverWhatIsOwedAndSendsTheAnswersAfterIt() async throws {
-        let sink = RecordingSink()
-        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
-            _ = await publisher.connectionUp(ClockFixtures.normal)
-            _ = sink.take()
+        try await withConnectedPublisher { publisher, sink in
             let first = changed(surcharge: 0.05)
             await publisher.publishCurrent(all: [first])
             await publisher.report(answer(first))
@@ -140,10 +136,7 @@ extension MQTTPublisherTests {
     }
 
     @Test func aNewProfileIsShownWholeAndWhatIsOwedGoesBeforeOffline() async throws {
-        let sink = RecordingSink()
-        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
-            _ = await publisher.connectionUp(ClockFixtures.normal)
-            _ = sink.take()
+        try await withConnectedPublisher { publisher, sink in
             var garage = ClockFixtures.normal
             garage.profile = "garage"
             await publisher.publishCurrent(all: [garage])
