@@ -54,7 +54,8 @@ package actor MQTTPublisher: ManagerOutput {
     package func publish(all snapshots: [Snapshot]) async {
         await takeTurn()
         defer { passTurn() }
-        let boundary = await showCurrent(snapshots)
+        let boundary = state.movesToNextSlot(snapshots)
+        await showCurrent(snapshots)
         if boundary {
             // What else a boundary changes (the windows and forecasts from now on) can wait a
             // moment: rendered at once, it took a core from the broker and the subscribers while
@@ -82,7 +83,7 @@ package actor MQTTPublisher: ManagerOutput {
         }
         await takeTurn()
         defer { passTurn() }
-        _ = await showCurrent(snapshots)
+        await showCurrent(snapshots)
         EventLoop.yieldProcessor()
         owed.add(snapshots)
     }
@@ -113,10 +114,8 @@ package actor MQTTPublisher: ManagerOutput {
     /// How many answers may wait for what is owed before a catch-up runs to its end regardless.
     static let answersHeldAtMost = 256
 
-    /// The prices of all `snapshots`, then the rest of what describes now of each; true when they
-    /// move a profile to its next slot.
-    private func showCurrent(_ snapshots: [Snapshot]) async -> Bool {
-        let boundary = state.movesToNextSlot(snapshots)
+    /// The prices of all `snapshots`, then the rest of what describes now of each.
+    private func showCurrent(_ snapshots: [Snapshot]) async {
         handle(.prices(snapshots))
         // With many profiles, a pause of 2 ms lets the broker forward every price before it reads
         // the hundreds of messages that follow; sent at once, the last price waits behind them
@@ -124,7 +123,6 @@ package actor MQTTPublisher: ManagerOutput {
         // not a time of day: real time, whatever the clock.
         if snapshots.count > 1 { await MonotonicSleep.pause(seconds: options.profilePause) } else { EventLoop.yieldProcessor() }
         handle(.current(snapshots))
-        return boundary
     }
 
     /// Waits for the turn to publish, which the publish before hands on.
