@@ -47,7 +47,10 @@ struct OwedStages {
     /// The stage ``stage`` names was shown.
     mutating func advance() {
         next += 1
-        if next == PublisherState.Stage.all.count { drop(snapshots.map(\.profile)) }
+        if next == PublisherState.Stage.all.count {
+            snapshots.removeAll()
+            next = 0
+        }
     }
 
     /// Keeps `outcome` until nothing is owed; false when nothing is, and it may go now.

@@ -116,11 +116,9 @@ extension PublisherState {
         return any
     }
 
-    /// What describes now of each of `snapshots` in `parts`, and nothing else; the snapshots are
-    /// held as their profiles' newest from then on.
+    /// What describes now of each of `snapshots` in `parts`, and nothing else.
     mutating func showCurrent(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
         guard connected, holdsAll(snapshots) else { return }
-        for snapshot in snapshots { hold(snapshot) }
         sendParts(snapshots, parts, &actions)
     }
 

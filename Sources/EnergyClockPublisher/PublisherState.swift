@@ -24,7 +24,8 @@ struct PublisherState {
         /// The manager has new snapshots of every profile: what describes now goes out for all
         /// of them before any of the day's larger payloads.
         case snapshots([Snapshot])
-        /// Only the current prices of new snapshots; ``current(_:)`` and ``snapshots(_:)`` with the
+        /// Only the current prices of new snapshots, which profiles already shown hold as their
+        /// newest from then on; ``current(_:)`` and ``snapshots(_:)`` (or every ``Stage``) with the
         /// same ones follow. Events of their own, so that the prices leave before the rest is
         /// even rendered.
         case prices([Snapshot])
@@ -152,11 +153,13 @@ struct PublisherState {
             connected = false
             note(health.connection(false, at: now), &actions)
         case let .snapshots(snapshots): show(snapshots, now, &actions)
-        case let .prices(snapshots): showCurrent(snapshots, [.price], &actions)
+        case let .prices(snapshots):
+            // The newest of profiles already shown from here on, for the stages that follow too,
+            // connected or not: once per change, the first thing the publisher hears of it.
+            if holdsAll(snapshots) { for snapshot in snapshots { hold(snapshot) } }
+            showCurrent(snapshots, [.price], &actions)
         case let .current(snapshots): showCurrent(snapshots, [.now], &actions)
-        case let .stage(stage, snapshots):
-            for snapshot in snapshots { hold(snapshot) }
-            show(stage, of: snapshots, now, &actions)
+        case let .stage(stage, snapshots): show(stage, of: snapshots, now, &actions)
         case let .removed(name): remove(name, now, &actions)
         case let .answered(outcome):
             guard connected else { break }
