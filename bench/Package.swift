@@ -14,7 +14,12 @@ let package = Package(
                 .product(name: "MQTTClient", package: "energyclock"),
             ],
             swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]
-        )
+        ),
+        // The least a daemon must do for a settings round trip: the yardstick of `bench/run.sh`.
+        .executableTarget(
+            name: "energyclock-reference",
+            linkerSettings: [.linkedLibrary("mosquitto"), .linkedLibrary("sqlite3")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,7 @@
 # median as the lowest and highest of the three runs, then every run's own table; the README's
 # Performance table comes from it.
 #
-#   bench/run.sh                              everything, three runs (about 25 minutes: idle is
+#   bench/run.sh                              everything, three runs (about 32 minutes: idle is
 #                                             measured for five minutes in each, between two
 #                                             hours, so up to six minutes more)
 #   IDLE_SECONDS=60 RUNS=1 bench/run.sh       one shorter run
@@ -15,6 +15,7 @@ ensure_build_environment
 build_release
 build_bench
 bench="bench/.build/release/energyclock-bench"
+reference="bench/.build/release/energyclock-reference"
 daemon="$(release_bin_path)/energyclock"
 idle_seconds="${IDLE_SECONDS:-300}"
 runs="${RUNS:-3}"
@@ -94,6 +95,25 @@ measure() {
         "$bench" color "$port" 300 0.05 0.07
         "$bench" spaced "$port" 200 0.05 0.07 20
         read -r hwm dirty clean < <(memory)
+        # The yardstick (bench/Sources/energyclock-reference): the least a daemon must do for a
+        # round trip, keeping the change with the floor's own fsync, or in SQLite as the store
+        # does. Alone, as the daemon above; then in turns with the daemon, change by change, so
+        # that all three meet the same moments of the machine. Each count is even, so every
+        # colour ends green, where it began.
+        for store in file sqlite; do
+            mkdir -p "$work/reference-$store"
+            "$reference" "$port" "$work/reference-$store" "$store" "reference/$store" &
+            pids+=($!)
+        done
+        sleep 0.3
+        for store in file sqlite; do
+            "$bench" color "$port" 300 0.05 0.07 "reference/$store"
+            "$bench" spaced "$port" 200 0.05 0.07 20 "reference/$store"
+        done
+        "$bench" color "$port" 300 0.05 0.07 reference/file reference/sqlite energyclock
+        "$bench" spaced "$port" 100 0.05 0.07 20 reference/file reference/sqlite energyclock
+        kill "${pids[-1]}" "${pids[-2]}"
+        wait "${pids[-1]}" "${pids[-2]}" || true
         "$bench" storm "$port" 10000 | grep '^|'
         read -r hwm_after dirty_after clean_after < <(memory)
         stop
@@ -104,6 +124,13 @@ measure() {
         choose resolution native
         "$bench" boundaries "$port" 120
         stop
+        # The yardstick's boundaries: one thread that spins to each second and writes the price.
+        "$reference" "$port" "$work" boundaries reference/boundaries &
+        pids+=($!)
+        sleep 0.3
+        "$bench" boundaries "$port" 120 reference/boundaries
+        kill "${pids[-1]}"
+        wait "${pids[-1]}" || true
 
         # A job's switch beside the price: one minute, split at will, in a window of the next three
         # minutes of alternating one-second prices, so that it flips at every boundary of two minutes.

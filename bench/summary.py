@@ -36,6 +36,30 @@ def rest_span(values):
     return words.format(*(span([n[i] for n in numbers], digits[i]) for i in range(len(numbers[0]))))
 
 
+ECHO = "broker echo (QoS 1, loopback)"
+FSYNC = "one fsync on the store's file system"
+ROUND_TRIP = "settings round trip: publish → new retained color"
+
+
+def against_the_floor(runs):
+    """Each round trip's median over its own run's floor, the echo's median plus the fsync's."""
+    names = [n for n in runs[0][0] if n.startswith(ROUND_TRIP)]
+    if not names or ECHO not in runs[0][0] or FSYNC not in runs[0][0]:
+        return
+    print()
+    print("| round trip, back to back, over its run's echo + fsync | lowest–highest |")
+    print("|---|---|")
+    for name in names:
+        ratios = [r[0][name][0] / (r[0][ECHO][0] + r[0][FSYNC][0]) for r in runs if name in r[0]]
+        who = name[len(ROUND_TRIP) :].lstrip(", ") or "energyclock"
+        print(f"| {who} | {span(ratios, 1)} × |")
+    # The daemon over the yardstick that keeps the change as its store does, both in turns.
+    ours, least = ROUND_TRIP + ", energyclock in turns", ROUND_TRIP + ", reference/sqlite in turns"
+    ratios = [r[0][ours][0] / r[0][least][0] for r in runs if ours in r[0] and least in r[0]]
+    if ratios:
+        print(f"| energyclock over reference/sqlite, in turns | {span(ratios, 1)} × |")
+
+
 def main(paths):
     runs = [rows(p) for p in paths]
     count = len(runs)
@@ -46,6 +70,7 @@ def main(paths):
     for name in runs[0][0]:
         got = [r[0][name] for r in runs if name in r[0]]
         print(f"| {name} | {span([g[0] for g in got])} | {span([g[1] for g in got])} | {got[0][2]} |")
+    against_the_floor(runs)
     print()
     print(f"| at rest | lowest–highest of {count} runs |")
     print("|---|---|")

@@ -27,11 +27,39 @@ final class ChildProcess: Sendable {
         defer { argv.forEach { free($0) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { env.forEach { free($0) } }
+        // A clean signal state: a child inherits the signal mask of the thread that starts it,
+        // and a broker started from a thread that blocks SIGTERM would never see one.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        var all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, nil, argv, env)
+        let rc = Self.running.withLock { running in
+            let rc = posix_spawn(&pid, path, &actions, &attributes, argv, env)
+            if rc == 0 { running.insert(pid) }
+            return rc
+        }
         guard rc == 0 else { throw BrokerError("could not start \(path): \(String(cString: strerror(rc)))") }
         self.pid = pid
+        Self.killedAtExit
     }
+
+    /// The children not reaped yet: killed when the test process exits, so that no broker or
+    /// daemon a test never released outlives the run.
+    private static let running = Mutex<Set<pid_t>>([])
+    private static let killedAtExit: Void = {
+        atexit {
+            for pid in ChildProcess.running.withLock({ $0 }) { Glibc.kill(pid, SIGKILL) }
+        }
+    }()
+
+    private func forget() { Self.running.withLock { _ = $0.remove(pid) } }
 
     deinit { kill() }
 
@@ -57,6 +85,7 @@ final class ChildProcess: Sendable {
             let reaped = waitpid(pid, &status, WNOHANG)
             if reaped == pid {
                 self.reaped.store(true, ordering: .releasing)
+                forget()
                 return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
             }
             if reaped < 0 { return nil }
@@ -71,5 +100,6 @@ final class ChildProcess: Sendable {
         Glibc.kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
+        forget()
     }
 }

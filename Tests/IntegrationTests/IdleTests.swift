@@ -83,10 +83,11 @@ struct IdleTests {
         }
         let after = wakeups(daemon.pid)
         let loopWakeUps = (after["energyclock"] ?? 0) - (before["energyclock"] ?? 0)
-        // Handed to the loop thread, each change woke it at least once (three or four times
-        // here); run on the MQTT thread, a handful in all wake it, for a timer or work that
-        // outlasted the help's budget on a loaded machine.
-        #expect(loopWakeUps < changes, "\(before) → \(after)")
+        // Handed to the loop thread, each change woke it three or four times (76 over 20 changes
+        // when measured); run on the MQTT thread, 3-4 in all wake it on a quiet machine, for a
+        // timer or work that outlasted the help's budget. Under the full suite's load, where 20
+        // changes took up to 36 s, 12-20: the bound leaves room for that, not for a hand-off.
+        #expect(loopWakeUps < 2 * changes, "\(before) → \(after)")
         daemon.signal(SIGTERM)
         #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(3000))")
         await live.stop()

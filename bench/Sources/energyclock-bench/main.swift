@@ -183,11 +183,12 @@ case "color" where arguments.count >= 6:
     try await colorRoundTrip(
         port: Int(arguments[2])!, count: Int(arguments[3])!, low: arguments[4], high: arguments[5],
         prefixes: arguments.count > 6 ? Array(arguments[6...]) : ["energyclock"])
-case "spaced" where arguments.count == 7:
+case "spaced" where arguments.count >= 7:
     try await colorRoundTrip(
-        port: Int(arguments[2])!, count: Int(arguments[3])!, low: arguments[4], high: arguments[5], gap: Int(arguments[6])!)
-case "boundaries" where arguments.count == 4:
-    try await boundaryLag(port: Int(arguments[2])!, count: Int(arguments[3])!)
+        port: Int(arguments[2])!, count: Int(arguments[3])!, low: arguments[4], high: arguments[5],
+        prefixes: arguments.count > 7 ? Array(arguments[7...]) : ["energyclock"], gap: Int(arguments[6])!)
+case "boundaries" where arguments.count == 4 || arguments.count == 5:
+    try await boundaryLag(port: Int(arguments[2])!, count: Int(arguments[3])!, prefix: arguments.count == 5 ? arguments[4] : "energyclock")
 case "fliplag" where arguments.count == 4:
     try await flipLag(port: Int(arguments[2])!, count: Int(arguments[3])!)
 case "storm" where arguments.count == 4:
@@ -206,7 +207,7 @@ default:
     print(
         """
         usage: energyclock-bench core FIXTURE.json | roundtrip PORT COUNT | echo PORT COUNT | fsync DIR COUNT
-               | color PORT COUNT LOW HIGH [PREFIX…] | spaced PORT COUNT LOW HIGH GAP_MS | boundaries PORT COUNT | fliplag PORT COUNT | storm PORT COUNT | first PORT
+               | color PORT COUNT LOW HIGH [PREFIX…] | spaced PORT COUNT LOW HIGH GAP_MS [PREFIX…] | boundaries PORT COUNT [PREFIX] | fliplag PORT COUNT | storm PORT COUNT | first PORT
                | allprices PORT COUNT FILTER… | lastlag PORT COUNT PROFILES | profilestorm PORT COUNT PROFILES
         """)
     exit(2)
