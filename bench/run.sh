@@ -4,7 +4,7 @@
 # median as the lowest and highest of the three runs, then every run's own table; the README's
 # Performance table comes from it.
 #
-#   bench/run.sh                              everything, three runs (about 32 minutes: idle is
+#   bench/run.sh                              everything, three runs (about 40 minutes: idle is
 #                                             measured for five minutes in each, between two
 #                                             hours, so up to six minutes more)
 #   IDLE_SECONDS=60 RUNS=1 bench/run.sh       one shorter run
