@@ -19,6 +19,11 @@ func row(_ name: String, _ samples: [Double]) {
     print("| \(name) | \(at(0)) | \(at(0.5)) | \(at(0.99)) | \(at(1)) | \(sorted.count) |")
 }
 
+/// A row's name: `name` for the daemon's own topics, followed by any other `prefix` it measured.
+func labelled(_ name: String, _ prefix: String) -> String {
+    prefix == "energyclock" ? name : "\(name), \(prefix)"
+}
+
 /// A started client, connected and subscribed to `filters`; its events stream on.
 func connectedClient(port: Int, filters: [String], qos: Int32 = 1) async throws -> MQTTClient {
     let client = try MQTTClient(
@@ -106,8 +111,7 @@ func colorRoundTrip(
             gap > 0
             ? "settings round trip, one change every \(gap) ms: publish → new retained color"
             : "settings round trip: publish → new retained color"
-        let label = prefixes.count > 1 ? "\(name), \(prefix) in turns" : prefix == "energyclock" ? name : "\(name), \(prefix)"
-        row(label, Array(samples.dropFirst()))
+        row(prefixes.count > 1 ? "\(name), \(prefix) in turns" : labelled(name, prefix), Array(samples.dropFirst()))
     }
     await client.stop()
 }
@@ -126,8 +130,7 @@ func boundaryLag(port: Int, count: Int, prefix: String = "energyclock") async th
         samples.append((now - now.rounded(.down)) * 1000)
         if samples.count == count + 1 { break }
     }
-    let name = "slot boundary → price at a subscriber (1 s slots)"
-    row(prefix == "energyclock" ? name : "\(name), \(prefix)", Array(samples.dropFirst()))
+    row(labelled("slot boundary → price at a subscriber (1 s slots)", prefix), Array(samples.dropFirst()))
     await client.stop()
 }
 
