@@ -15,11 +15,17 @@ package protocol MessageSink: Sendable {
     /// Runs `body`, whose messages the connection may hold until it returns and then send
     /// together (``MQTTClient/publishing(_:)``).
     func together(_ body: () -> Void)
+    /// Notes that the next messages will be sent in about `seconds` (the next slot boundary), so
+    /// the connection can be ready to send them the moment they come
+    /// (``MQTTClient/expectPublish(in:)``).
+    func expectSend(in seconds: Double)
 }
 
 extension MessageSink {
     /// Runs `body`: a sink without a connection has nothing to hold.
     package func together(_ body: () -> Void) { body() }
+    /// Nothing: a sink without a connection has nothing to make ready.
+    package func expectSend(in seconds: Double) {}
 }
 
 /// Why a sink did not take a message.
@@ -57,6 +63,8 @@ extension MQTTClient: MessageSink {
     }
 
     package func together(_ body: () -> Void) { publishing(body) }
+
+    package func expectSend(in seconds: Double) { expectPublish(in: seconds) }
 }
 
 extension SinkFailure {

@@ -11,6 +11,7 @@ package final class RecordingSink: MessageSink {
         var connected = true
         var failing: [String: SinkFailure] = [:]
         var nextID: Int32 = 0
+        var expectations: [Double] = []
     }
 
     private let state = Mutex(State())
@@ -26,6 +27,9 @@ package final class RecordingSink: MessageSink {
     package var subscriptions: [String] { state.withLock { $0.subscriptions } }
     /// What a broker would now hold retained, by topic, as text.
     package var retained: [String: String] { state.withLock { $0.retained.mapValues { String(decoding: $0, as: UTF8.self) } } }
+
+    /// Every ``expectSend(in:)``, in seconds, in order.
+    package var expectations: [Double] { state.withLock { $0.expectations } }
 
     /// Returns the messages taken so far and forgets them.
     package func take() -> [OutgoingMessage] {
@@ -58,6 +62,8 @@ package final class RecordingSink: MessageSink {
             return state.nextID
         }
     }
+
+    package func expectSend(in seconds: Double) { state.withLock { $0.expectations.append(seconds) } }
 
     package func sendAcknowledged(_ message: OutgoingMessage, timeout: Double) async throws(SinkFailure) -> Bool {
         _ = try send(message)

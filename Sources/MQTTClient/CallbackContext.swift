@@ -2,6 +2,7 @@ import CMosquitto
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Platform
 import Synchronization
 
 /// State shared between the client and libmosquitto's network thread.
@@ -30,6 +31,9 @@ final class CallbackContext: Sendable {
     /// When a packet last went to the broker, in monotonic nanoseconds: the keepalive ping is due a
     /// keepalive after it.
     let lastSent = Atomic<UInt64>(DispatchTime.now().uptimeNanoseconds)
+    /// When a publish is expected from another thread, in nanoseconds of ``EventLoop/now``; 0 for
+    /// none (see ``MQTTClient/expectPublish(in:)``).
+    let expectedPublish = Atomic<UInt64>(0)
 
     /// Acknowledged message ids (the latest few thousand) and the tasks waiting for one.
     struct Acknowledgements {
@@ -61,6 +65,12 @@ final class CallbackContext: Sendable {
     /// each, while the prices waited behind them.
     func sent() {
         lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        wakeNetworkThread()
+    }
+
+    /// Wakes the network thread to look at its state again, once the outermost publishing scope
+    /// has ended, if one is open.
+    func wakeNetworkThread() {
         guard holding.load(ordering: .sequentiallyConsistent) > 0 else { return ring() }
         // The last scope may have closed between the check and the store, and found no ring held.
         // Sequentially consistent, here and in the scope's end: of the store and the scope's

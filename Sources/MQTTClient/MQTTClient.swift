@@ -181,6 +181,20 @@ public final class MQTTClient: Sendable {
         return try body()
     }
 
+    /// Tells the network thread that another thread will publish in about `seconds`, such as the
+    /// prices of the next slot at its boundary: the thread is awake a moment before and waits for
+    /// the packet spinning, so it leaves as soon as it is queued. Woken for it instead, the thread
+    /// took 0.1-0.25 ms to run on a virtual machine whose host must first wake an idle virtual
+    /// CPU. A later call replaces the expectation; one that is not a positive number of seconds
+    /// within a day withdraws it. The thread spins for it once, for a few milliseconds at most
+    /// (see ``ExpectedPublish``).
+    public func expectPublish(in seconds: Double) {
+        let moment = ExpectedPublish.moment(in: seconds, after: EventLoop.now)
+        guard context.expectedPublish.exchange(moment, ordering: .relaxed) != moment else { return }
+        // The thread may sleep in a poll that ends later; let it reckon with this one.
+        context.wakeNetworkThread()
+    }
+
     /// Publishes UTF-8 text.
     @discardableResult
     public func publish(

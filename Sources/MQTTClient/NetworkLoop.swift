@@ -96,6 +96,7 @@ struct NetworkLoop {
         // Read after the help, whose reads may have lost the connection.
         let socket = mosquitto_socket(mosq)
         guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
+        let untilExpected = awaitExpectedPublish()
         let writing = mosquitto_want_write(mosq)
         var fds = [
             pollfd(fd: socket, events: Int16(POLLIN) | (writing ? Int16(POLLOUT) : 0), revents: 0),
@@ -104,8 +105,9 @@ struct NetworkLoop {
         let keepalive = UInt64(max(options.keepalive, 1)) * 1_000_000_000
         let due = context.lastSent.load(ordering: .relaxed) &+ keepalive
         let now = DispatchTime.now().uptimeNanoseconds
-        let wait = due > now ? Int32(clamping: (due - now) / 1_000_000 + 1) : 0
-        if poll(&fds, 2, wait) < 0, errno != EINTR { return Int32(MOSQ_ERR_ERRNO.rawValue) }
+        // A millisecond past the ping's due time, as libmosquitto counts it in whole seconds.
+        let wait = min(due > now ? due - now + 1_000_000 : 0, untilExpected ?? .max)
+        if PreciseWait.poll(&fds, nanoseconds: wait) < 0, errno != EINTR { return Int32(MOSQ_ERR_ERRNO.rawValue) }
         if fds[1].revents != 0 { context.drainWake() }
         let events = fds[0].revents
         if events & Int16(POLLIN | POLLHUP | POLLERR | POLLNVAL) != 0 {
@@ -119,6 +121,24 @@ struct NetworkLoop {
         // The ping goes out here once it is due; the next one is due a keepalive later.
         if DispatchTime.now().uptimeNanoseconds >= due { context.lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed) }
         return mosquitto_loop_misc(mosq)
+    }
+
+    /// Sleeps until a moment before a publish another thread announced
+    /// (``MQTTClient/expectPublish(in:)``), then spins until it is queued (the thread is rung or
+    /// libmosquitto has something to write) and withdraws the expectation; returns how long the
+    /// next poll may sleep for one expected later, if any.
+    private func awaitExpectedPublish() -> UInt64? {
+        let expected = context.expectedPublish.load(ordering: .relaxed)
+        switch ExpectedPublish(expected: expected, now: EventLoop.now) {
+        case .none: return nil
+        case let .sleep(nanoseconds): return nanoseconds
+        case let .spin(deadline):
+            _ = context.expectedPublish.compareExchange(expected: expected, desired: 0, ordering: .relaxed)
+            _ = PreciseWait.spin(until: deadline) { [mosq, context] in
+                context.wakePending.load(ordering: .acquiring) || mosquitto_want_write(mosq)
+            }
+            return nil
+        }
     }
 
     /// Writes what libmosquitto has queued. libmosquitto writes every packet, one `write` each;

@@ -156,6 +156,21 @@ import Testing
         }
     }
 
+    @Test func theConnectionIsToldWhenTheNextSlotsPricesAreDue() async throws {
+        let sink = RecordingSink()
+        let clock = ManualClock(start: start)
+        try await withPublisher(sink, clock: clock) { publisher in
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            #expect(sink.expectations == [1800], "at 13:30, the boundary at 14:00")
+            await clock.advance(to: at("2026-01-14T13:59:59.75+01:00"))
+            await publisher.publish(ClockFixtures.normal)
+            #expect(sink.expectations.count == 2 && abs(sink.expectations[1] - 0.25) < 1e-6, "\(sink.expectations)")
+            await clock.advance(to: at("2026-01-14T14:00:00+01:00"))
+            await publisher.publish(snapshot(at: "2026-01-14T14:00:00+01:00"))
+            #expect(sink.expectations.last == 3600, "at the boundary, the next one: \(sink.expectations)")
+        }
+    }
+
     @Test func offlineIsAnnouncedOnceAndThenNothingMoreIsSent() async throws {
         let sink = RecordingSink()
         try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in

@@ -82,6 +82,12 @@ uint64_t ecl_loop_wakeups(ecl_loop *loop);
 /// Now on the monotonic clock, in nanoseconds.
 uint64_t ecl_now(void);
 
+struct pollfd;
+
+/// `poll` for at most `nanoseconds` (`ppoll`): a wait that must end a fraction of a millisecond
+/// before a deadline cannot be given in poll's whole milliseconds.
+int ecl_poll_for(struct pollfd *fds, unsigned long count, uint64_t nanoseconds);
+
 /// Makes `loop` Swift concurrency's global executor for the rest of the process: every job the
 /// runtime enqueues globally (a task's start, a resumed continuation, an actor's turn, a job with
 /// a delay) runs on the loop thread. False when a loop is already installed.
