@@ -25,9 +25,13 @@ func start(_ manager: PriceManager, _ clock: ManualClock) async -> Task<Void, an
     return task
 }
 
-/// Returns once the run loop is asleep on the clock.
+/// Returns once the run loop is asleep on the clock, or after a minute of real time.
+///
+/// Not the clock's default 20 s: under the whole suite on two cores the tasks of other suites
+/// hold the cooperative threads for the first 10-20 s, and a manager started then fell asleep
+/// only after that wait had run out (twice in about a dozen runs).
 func settle(_ clock: ManualClock) async {
-    await clock.waitForSleeper()
+    await clock.waitForSleeper(timeout: 60)
 }
 
 /// A settings request parsed from a JSON object for the first profile's `settings/set`.
