@@ -33,6 +33,13 @@ package enum ExpectedPublish: Equatable, Sendable {
         }
     }
 
+    /// Whether the thread must be woken for `moment` that replaced `replaced` (0 for none): only
+    /// when it is due before the wake the thread's poll may already be set for. One that is later,
+    /// or none, the thread finds when it wakes for the one it replaced.
+    package static func comesSooner(_ moment: UInt64, than replaced: UInt64) -> Bool {
+        moment != 0 && (replaced == 0 || moment < replaced)
+    }
+
     /// The moment `seconds` after `now`; 0, for none, when `seconds` is not a positive number of
     /// seconds within ``horizon``.
     package static func moment(in seconds: Double, after now: UInt64) -> UInt64 {

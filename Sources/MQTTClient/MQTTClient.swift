@@ -190,9 +190,9 @@ public final class MQTTClient: Sendable {
     /// (see ``ExpectedPublish``).
     public func expectPublish(in seconds: Double) {
         let moment = ExpectedPublish.moment(in: seconds, after: EventLoop.now)
-        guard context.expectedPublish.exchange(moment, ordering: .relaxed) != moment else { return }
-        // The thread may sleep in a poll that ends later; let it reckon with this one.
-        context.wakeNetworkThread()
+        let replaced = context.expectedPublish.exchange(moment, ordering: .relaxed)
+        // The thread may sleep in a poll that ends after this one is due; let it reckon with it.
+        if ExpectedPublish.comesSooner(moment, than: replaced) { context.wakeNetworkThread() }
     }
 
     /// Publishes UTF-8 text.

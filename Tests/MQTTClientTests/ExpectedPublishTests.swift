@@ -21,6 +21,15 @@ import Testing
         }
     }
 
+    @Test func onlyAnExpectationDueSoonerThanTheOneItReplacesWakesTheThread() {
+        #expect(ExpectedPublish.comesSooner(now, than: 0), "nothing was expected: the poll may sleep for a minute")
+        #expect(ExpectedPublish.comesSooner(now, than: now + 1))
+        #expect(!ExpectedPublish.comesSooner(now + 1, than: now), "found when the thread wakes for the earlier one")
+        #expect(!ExpectedPublish.comesSooner(now, than: now))
+        #expect(!ExpectedPublish.comesSooner(0, than: now), "a withdrawal is found then too")
+        #expect(!ExpectedPublish.comesSooner(0, than: 0))
+    }
+
     @Test func aMomentIsAPositiveNumberOfSecondsWithinADayOrNone() {
         for seconds in [0, -1, -0.0, .nan, .infinity, -.infinity, ExpectedPublish.horizon + 0.001, .greatestFiniteMagnitude] {
             #expect(ExpectedPublish.moment(in: seconds, after: now) == 0, "\(seconds)")
