@@ -41,19 +41,20 @@ package struct CommandRouter: Sendable {
         let (profile, topic) = topics.addressee(of: message.topic)
         if topic == topics.refresh, !message.retain { return .refresh(profile: profile) }
         if message.topic == homeAssistantStatus { return message.text == "online" ? .homeAssistantOnline : nil }
-        return routed(message).map { .settings($0.request, replyRefused: $0.replyRefused) }
+        return routed(message, to: profile, topic).map { .settings($0.request, replyRefused: $0.replyRefused) }
     }
 
     /// The request `message` carries, or nil when it is not a settings command.
     ///
     /// An empty retained message is how a retained message is deleted, not a command: it is ignored.
     package func request(from message: MQTTMessage) -> SettingsRequest? {
-        routed(message)?.request
+        let (profile, topic) = topics.addressee(of: message.topic)
+        return routed(message, to: profile, topic)?.request
     }
 
-    /// The request `message` carries, and why its response topic gets no answer, if it does not.
-    private func routed(_ message: MQTTMessage) -> (request: SettingsRequest, replyRefused: String?)? {
-        let (profile, topic) = topics.addressee(of: message.topic)
+    /// The request `message` carries, and why its response topic gets no answer, if it does not;
+    /// `topic` is its topic in the tree of `profile`, the profile it addresses.
+    private func routed(_ message: MQTTMessage, to profile: String, _ topic: String) -> (request: SettingsRequest, replyRefused: String?)? {
         guard let command = topics.settingsCommand(topic) else { return nil }
         if message.retain, message.payload.isEmpty { return nil }
         let address = message.responseTopic.flatMap { $0.isEmpty ? nil : $0 }

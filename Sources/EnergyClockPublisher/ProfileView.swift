@@ -46,11 +46,11 @@ struct ProfileView {
         return OutgoingMessage(topics.events, payload, retain: false)
     }
 
-    /// The newest settings as published, from the memo; a mutating call, so that a loop over
-    /// many profiles reaches each view in place.
-    mutating func settingsJSON() -> String? {
+    /// The newest settings, and their JSON as published from the memo; a mutating call, so that
+    /// a loop over many profiles reaches each view in place.
+    mutating func shownSettings() -> (value: Settings, json: String)? {
         guard let settings = latest?.settings else { return nil }
-        return retained.settingsJSON(settings)
+        return (settings, retained.settingsJSON(settings))
     }
 
     /// The `forecast_step` of an export profile, nil for an import one.

@@ -186,7 +186,7 @@ extension PublisherState {
             var w = JSONWriter()
             w.beginObject()
             for name in order {
-                guard let json = views[name]?.settingsJSON() else { continue }
+                guard let json = views[name]?.shownSettings()?.json else { continue }
                 w.key(name)
                 w.raw(json)
             }

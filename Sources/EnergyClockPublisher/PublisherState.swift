@@ -166,7 +166,8 @@ struct PublisherState {
             if case let .failure(error) = outcome.result, let line = answers.logLine(for: error) { actions.append(.log(.warning, line)) }
             // To the tree it was sent to, also when that profile is gone or never was.
             let tree = outcome.profile == Profiles.firstName ? topics : topics.profile(outcome.profile)
-            actions += answers.messages(for: outcome, topics: tree, settings: views[outcome.profile]?.latest?.settings).map(Action.send)
+            let settings = views[outcome.profile]?.shownSettings()
+            actions += answers.messages(for: outcome, topics: tree, settings: settings).map(Action.send)
         case let .homeAssistantOnline(delay):
             guard !homeAssistantPending else { break }
             homeAssistantPending = true

@@ -12,12 +12,14 @@ struct SettingsAnswers {
     }
 
     /// The messages that answer `outcome` in the tree of the profile it was sent to (`tree`),
-    /// given that profile's settings in force.
-    func messages(for outcome: SettingsOutcome, topics tree: TopicTree, settings: Settings?) -> [OutgoingMessage] {
-        let json = outcome.json
+    /// given that profile's settings in force and their JSON as the `settings` topic shows it.
+    func messages(for outcome: SettingsOutcome, topics tree: TopicTree, settings: (value: Settings, json: String)?) -> [OutgoingMessage] {
+        let json = outcome.json { shown in
+            if let settings, shown == settings.value { settings.json } else { shown.shownJSON }
+        }
         var messages: [OutgoingMessage] = []
         if case .failure = outcome.result, let settings {
-            messages.append(OutgoingMessage(tree.settings, settings.shownJSON, retain: true))
+            messages.append(OutgoingMessage(tree.settings, settings.json, retain: true))
         }
         messages.append(OutgoingMessage(tree.settingsResult, json, retain: false))
         if let reply = outcome.reply {

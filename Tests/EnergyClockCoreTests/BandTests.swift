@@ -30,6 +30,19 @@ import Testing
         #expect(Band.red.defaultColor.hex == "#FF3B30")
         #expect(Band.red.defaultColor.rgb == "255,59,48")
     }
+
+    @Test func everyChannelValueIsWrittenAsTwoUpperCaseDigitsAndReadBack() {
+        func digits(_ value: UInt8) -> String {
+            let text = String(value, radix: 16, uppercase: true)
+            return value < 16 ? "0" + text : text
+        }
+        for value in UInt8.min...UInt8.max {
+            let color = RGBColor(red: value, green: ~value, blue: value &* 7)
+            #expect(color.hex == "#" + digits(value) + digits(~value) + digits(value &* 7))
+            #expect(RGBColor(hex: color.hex) == color)
+            #expect(RGBColor(hex: color.hex.lowercased()) == color)
+        }
+    }
 }
 
 @Suite struct QuartileTests {

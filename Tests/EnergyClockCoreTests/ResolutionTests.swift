@@ -57,6 +57,42 @@ import Testing
         #expect(list.index(containing: at("2026-01-01T04:00:00Z")) == nil)
     }
 
+    /// The history days are resolved only for relative thresholds: with absolute ones a snapshot
+    /// from a week of history and one from today and tomorrow alone are the same at every instant.
+    @Test(arguments: [Resolution.hour, .native])
+    func historyFeedsOnlyRelativeThresholds(resolution: Resolution) {
+        // 25 October 2026 falls back: a 25-hour day.
+        let day = LocalDay(year: 2026, month: 10, day: 25)
+        let start = amsterdam.start(of: day.adding(days: -7))
+        let count = Int(amsterdam.start(of: day.adding(days: 2)).timeIntervalSince(start) / 900)
+        // History dear, today and tomorrow cheap: relative quartiles differ with and without it;
+        // the six history days before the 25th (`history_days` 7) are 24 hours each.
+        let todayIndex = Int(amsterdam.start(of: day).timeIntervalSince(start) / 900)
+        let week = slots(from: start, count: count, minutes: 15) { i in i < todayIndex ? 0.5 + Double(i % 7) / 100 : Double(i % 13) / 100 }
+        let twoDays = Array(week[todayIndex...])
+        func snapshot(_ list: [PriceSlot], _ mode: ColorMode, at now: Date) -> Snapshot {
+            var settings = Settings.defaults
+            settings.colorMode = mode
+            settings.resolution = resolution
+            return Snapshot.derive(
+                now: now, calendar: amsterdam, settings: settings, slots: list, source: "custom", stale: false, updatedAt: nil)
+        }
+        let day25 = amsterdam.interval(of: day)
+        for offset in stride(from: 0.0, to: day25.duration, by: 1799) {
+            let now = day25.start.addingTimeInterval(offset)
+            #expect(snapshot(week, .absolute, at: now) == snapshot(twoDays, .absolute, at: now))
+        }
+        let first = snapshot(week, .absolute, at: day25.start)
+        #expect(first.current?.slot.start == day25.start)
+        #expect(first.today.count == (resolution == .hour ? 25 : 100))
+        let last = day25.end.addingTimeInterval(-1)
+        #expect(snapshot(week, .absolute, at: last).next?.slot.start == day25.end)
+        #expect(snapshot(week, .relative, at: last).thresholds != snapshot(twoDays, .relative, at: last).thresholds)
+        #expect(
+            snapshot(week, .relative, at: last).samples == snapshot(twoDays, .relative, at: last).samples! + 6 * 96
+                / (resolution == .hour ? 4 : 1))
+    }
+
     @Test func validationRejectsBadSlots() {
         let t = at("2026-01-01T00:00:00Z")
         func check(_ list: [PriceSlot]) -> SlotProblem? {

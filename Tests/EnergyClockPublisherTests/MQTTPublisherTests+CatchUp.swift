@@ -66,6 +66,24 @@ extension MQTTPublisherTests {
         }
     }
 
+    /// The answer writes the settings from the memo of the `settings` topic, redacted alike, and
+    /// reads as the outcome's own JSON written from scratch.
+    @Test func theAnswerShowsTheSettingsAsTheSettingsTopicDoes() async throws {
+        try await withConnectedPublisher { publisher, sink in
+            var change = changed(surcharge: 0.05)
+            change.settings.customURL = "https://user:secret@prices.example/day?token=abc&zone=NL"
+            await publisher.publishCurrent(all: [change])
+            await publisher.report(answer(change))
+            #expect(await publisher.catchUp { false })
+            let sent = sink.take()
+            let settings = try #require(sent.first { $0.topic == topics.settings }?.payload)
+            let result = try #require(sent.first { $0.topic == topics.settingsResult }?.payload)
+            #expect(result == #"{"ok":true,"settings":"# + settings + "}")
+            #expect(result == answer(change).json)
+            #expect(!result.contains("secret") && !result.contains("abc"))
+        }
+    }
+
     @Test func aChangeThatCameMeanwhileGoesFirstAndTheDayShowsOnlyTheNewest() async throws {
         try await withConnectedPublisher { publisher, sink in
             let first = changed(surcharge: 0.05)

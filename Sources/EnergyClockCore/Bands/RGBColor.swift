@@ -16,14 +16,20 @@ public struct RGBColor: Sendable, Hashable {
 
     /// `#RRGGBB`, upper case.
     public var hex: String {
-        let digits = Array("0123456789ABCDEF")
-        var text = "#"
-        for channel in [red, green, blue] {
-            text.append(digits[Int(channel >> 4)])
-            text.append(digits[Int(channel & 0xF)])
+        // Seven bytes: a small string, made without an allocation (it is written for every slot
+        // of a day's payloads).
+        String(unsafeUninitializedCapacity: 7) { text in
+            text[0] = UInt8(ascii: "#")
+            for (index, channel) in [red, green, blue].enumerated() {
+                text[1 + 2 * index] = Self.hexDigit(channel >> 4)
+                text[2 + 2 * index] = Self.hexDigit(channel & 0xF)
+            }
+            return 7
         }
-        return text
     }
+
+    /// The upper-case hexadecimal digit of `nibble` (0…15).
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10 }
 
     /// `r,g,b` without spaces.
     public var rgb: String { "\(red),\(green),\(blue)" }

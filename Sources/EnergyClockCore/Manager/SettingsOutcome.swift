@@ -40,7 +40,11 @@ public struct SettingsOutcome: Sendable {
     /// The outcome as `{"ok":true,"settings":{…}}` or `{"ok":false,"error":"…"}`; an answer about
     /// another profile than the first names it (`"profile":"export"`), a removal says
     /// `"removed":true`, and the other profiles an update edited follow under `profiles`.
-    public var json: String {
+    public var json: String { json(shown: \.shownJSON) }
+
+    /// ``json``, with each settings object written as `shown` renders it (their ``Settings/shownJSON``):
+    /// the publisher passes the one it rendered for the `settings` topic, not to write it twice.
+    public func json(shown: (Settings) -> String) -> String {
         var w = JSONWriter()
         w.beginObject()
         switch result {
@@ -51,14 +55,14 @@ public struct SettingsOutcome: Sendable {
                 w.field("removed", true)
             } else {
                 w.key("settings")
-                settings.write(to: &w, shown: true)
+                w.raw(shown(settings))
             }
             if !others.isEmpty {
                 w.key("profiles")
                 w.beginObject()
                 for (name, settings) in others {
                     w.key(name)
-                    if let settings { settings.write(to: &w, shown: true) } else { w.raw("null") }
+                    w.raw(settings.map(shown) ?? "null")
                 }
                 w.endObject()
             }

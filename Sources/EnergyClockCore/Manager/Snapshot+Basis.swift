@@ -13,7 +13,8 @@ extension Snapshot {
         let calendar: LocalCalendar
         let settings: Settings
         let rates: ExchangeRates
-        /// The window's slots at the settings' resolution, from the first history day to the end of tomorrow.
+        /// The window's slots at the settings' resolution, to the end of tomorrow: from the first
+        /// history day for relative thresholds, from the start of the day for absolute ones.
         let resolved: [PriceSlot]
         let thresholds: Thresholds?
         let samples: Int?
@@ -29,7 +30,10 @@ extension Snapshot {
             let todaySpan = calendar.interval(of: day)
             let tomorrowSpan = calendar.interval(of: day.adding(days: 1))
             let historyStart = calendar.start(of: day.adding(days: 1 - settings.historyDays))
-            let window = DateInterval(start: min(historyStart, todaySpan.start), end: tomorrowSpan.end)
+            // The history days only feed relative thresholds: with absolute ones (a settings change's
+            // usual case) resolving them to the settings' resolution was most of the work.
+            let firstNeeded = settings.colorMode == .relative ? min(historyStart, todaySpan.start) : todaySpan.start
+            let window = DateInterval(start: firstNeeded, end: tomorrowSpan.end)
             let resolved = Array(slots.overlapping(window)).at(settings.resolution, in: calendar)
 
             var missingRate = false

@@ -62,7 +62,10 @@ extension SettingsField {
 extension Settings {
     /// Reads or writes one field through its descriptor; the setter expects a value of the field's kind.
     public subscript(field: SettingsField) -> SettingValue {
-        get { field.descriptor.get(self) }
+        get {
+            var settings = self
+            return field.descriptor.get(&settings)
+        }
         set { field.descriptor.set(&self, newValue) }
     }
 }

@@ -11,7 +11,9 @@ public struct SettingDescriptor: Sendable {
     public let entity: Entity?
     /// Whether the add-on's options (`/data/options.json`) may set it at start.
     public let inAddOnOptions: Bool
-    let get: @Sendable (Settings) -> SettingValue
+    /// Reads the setting. The settings come `inout` only so that a key path reads them in place:
+    /// applied to a value, it copies all forty fields first, retains and all, on every read.
+    let get: @Sendable (inout Settings) -> SettingValue
     let set: @Sendable (inout Settings, SettingValue) -> Void
 
     /// How a setting shows in Home Assistant: a number box, a select or a switch.
@@ -56,7 +58,10 @@ extension SettingDescriptor {
         entity: Entity? = nil, addOn: Bool = false, wrap: @escaping @Sendable (Value) -> SettingValue,
         unwrap: @escaping @Sendable (SettingValue) -> Value?
     ) -> SettingDescriptor {
-        SettingDescriptor(
+        // The class itself, not the existential: read through `any`, each read opens it first. A key
+        // path to stored properties never changes once made; the parameter's `& Sendable` says so.
+        nonisolated(unsafe) let path: WritableKeyPath<Settings, Value> = path
+        return SettingDescriptor(
             field: field, kind: kind, entity: entity, inAddOnOptions: addOn, get: { wrap($0[keyPath: path]) },
             set: { settings, value in if let v = unwrap(value) { settings[keyPath: path] = v } })
     }

@@ -179,7 +179,8 @@ public struct Settings: Sendable, Hashable {
         w.beginObject()
         // The descriptors in field order, each read once: looked up by field, the forty of them
         // cost a dictionary search each time the settings are written (three or four times a change).
-        for descriptor in SettingDescriptor.all { write(descriptor.field, descriptor.get(self), to: &w, shown: shown) }
+        var settings = self
+        for descriptor in SettingDescriptor.all { write(descriptor.field, descriptor.get(&settings), to: &w, shown: shown) }
         w.endObject()
     }
 
