@@ -38,6 +38,7 @@ import Testing
             #expect(theirs == [string], "\(quoted)")
             #expect(!quoted.utf8.dropFirst().dropLast().contains { $0 < 0x20 }, "\(quoted)")
         }
+        #expect(JSONWriter.quoted("\u{0}\u{1}\u{B}\u{1F}") == #""\u0000\u0001\u000b\u001f""#)
     }
 
     @Test func agreesWithFoundationOnTheFixtures() throws {

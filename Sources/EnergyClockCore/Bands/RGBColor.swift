@@ -21,15 +21,12 @@ public struct RGBColor: Sendable, Hashable {
         String(unsafeUninitializedCapacity: 7) { text in
             text[0] = UInt8(ascii: "#")
             for (index, channel) in [red, green, blue].enumerated() {
-                text[1 + 2 * index] = Self.hexDigit(channel >> 4)
-                text[2 + 2 * index] = Self.hexDigit(channel & 0xF)
+                text[1 + 2 * index] = (channel >> 4).hexDigit(uppercase: true)
+                text[2 + 2 * index] = channel.hexDigit(uppercase: true)
             }
             return 7
         }
     }
-
-    /// The upper-case hexadecimal digit of `nibble` (0…15).
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10 }
 
     /// `r,g,b` without spaces.
     public var rgb: String { "\(red),\(green),\(blue)" }
@@ -45,8 +42,4 @@ public struct RGBColor: Sendable, Hashable {
         }
         self.init(red: channels[0], green: channels[1], blue: channels[2])
     }
-}
-
-extension UInt8 {
-    fileprivate var isHexDigit: Bool { (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self) }
 }

@@ -147,17 +147,15 @@ package struct JSONWriter: Sendable {
                 case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
                 case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
                 case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
-                default: out.append(contentsOf: "u00\(pad16(UInt32(byte)))".utf8)
+                default:
+                    out.append(contentsOf: "u00".utf8)
+                    out.append((byte >> 4).hexDigit(uppercase: false))
+                    out.append(byte.hexDigit(uppercase: false))
                 }
                 start = index + 1
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
-    }
-
-    private static func pad16(_ v: UInt32) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(v >> 4)], digits[Int(v & 0xF)]])
     }
 }
