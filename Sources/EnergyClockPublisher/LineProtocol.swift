@@ -4,24 +4,28 @@ import FoundationEssentials
 /// InfluxDB line protocol: `measurement,tag=v field=1.5,n=3i 1717200000000000000`.
 package enum LineProtocol {
     /// Escapes a measurement name: commas and spaces.
-    package static func measurement(_ text: String) -> String { escape(text, [",", " "]) }
+    package static func measurement(_ text: String) -> String { escape(text, [UInt8(ascii: ","), UInt8(ascii: " ")]) }
 
     /// Escapes a tag key, tag value or field key: commas, `=` and spaces.
-    package static func key(_ text: String) -> String { escape(text, [",", "=", " "]) }
+    package static func key(_ text: String) -> String { escape(text, [UInt8(ascii: ","), UInt8(ascii: "="), UInt8(ascii: " ")]) }
 
     /// A string field value: double-quoted, with `"` and `\` escaped.
-    package static func string(_ text: String) -> String { "\"" + escape(text, ["\"", "\\"]) + "\"" }
+    package static func string(_ text: String) -> String { "\"" + escape(text, [UInt8(ascii: "\""), UInt8(ascii: "\\")]) + "\"" }
 
-    private static func escape(_ text: String, _ special: Set<Character>) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for c in text {
-            // A line break would end the line; it has no escape, so it becomes a space (then escaped).
-            let character: Character = c == "\n" || c == "\r" ? " " : c
-            if special.contains(character) { out.append("\\") }
-            out.append(character)
+    /// `text` with a backslash before each byte in `special`, byte by byte: every byte that needs
+    /// an escape is ASCII, and a byte of a multi-byte character never is. A line break would end
+    /// the line and has no escape, so each CR or LF becomes a space first (then escaped).
+    private static func escape(_ text: String, _ special: [UInt8]) -> String {
+        func lineBreak(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") }
+        guard text.utf8.contains(where: { lineBreak($0) || special.contains($0) }) else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            let byte = lineBreak(byte) ? UInt8(ascii: " ") : byte
+            if special.contains(byte) { out.append(UInt8(ascii: "\\")) }
+            out.append(byte)
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// One point: `tags` and `fields` in the order given; fields are preformatted values.
@@ -29,7 +33,9 @@ package enum LineProtocol {
         var line = measurement(name)
         for (k, v) in tags where !v.isEmpty { line += ",\(key(k))=\(key(v))" }
         line += " " + fields.map { "\(key($0.0))=\($0.1)" }.joined(separator: ",")
-        line += " \(Int64((time.timeIntervalSince1970 * 1_000_000_000).rounded()))"
+        // Nanoseconds hold every instant until 2262; one beyond is clamped, not trapped on.
+        let nanoseconds = (time.timeIntervalSince1970 * 1_000_000_000).rounded()
+        line += " \(nanoseconds.isNaN ? 0 : Int64(min(max(nanoseconds, -9.2e18), 9.2e18)))"
         return line
     }
 

@@ -42,10 +42,15 @@ struct RetainedTopics {
                     snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo, importCosts: importCosts, piece: piece)
             }
         var messages = rendered.filter { held[$0.topic] != $0.payload }.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
-        let names = Set(rendered.map(\.topic))
+        let names = rendered.map(\.topic)
+        // The same topics in the same order, as nearly always: compared in order, without hashing
+        // a set of them twice a part.
         if let before = shown[part], before != names {
-            messages += before.subtracting(names).sorted().map { OutgoingMessage($0, "", retain: true) }
-            reshaped = true
+            let now = Set(names)
+            let gone = before.filter { !now.contains($0) }
+            messages += gone.sorted().map { OutgoingMessage($0, "", retain: true) }
+            // Nothing gone, so the topics differ only if some are new.
+            if !gone.isEmpty || before.count != now.count { reshaped = true }
         }
         shown[part] = names
         return messages
@@ -59,7 +64,7 @@ struct RetainedTopics {
     }
 
     /// The topics each part published last, so that one it no longer publishes is cleared.
-    private var shown: [Part: Set<String>] = [:]
+    private var shown: [Part: [String]] = [:]
     /// Some part's set of topics changed (a job came or went): the ledger is to be written again.
     private var reshaped = false
 

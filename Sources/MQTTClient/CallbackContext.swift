@@ -154,14 +154,21 @@ final class CallbackContext: Sendable {
         }
     }
 
-    /// Installs the C callbacks on `mosq`.
-    static func install(on mosq: OpaquePointer) {
-        mosquitto_log_callback_set(mosq) { _, user, level, text in
-            guard level == MOSQ_LOG_ERR, let text else { return }
-            let message = String(cString: text)
-            CallbackContext.from(user).lastLibraryError.withLock { last in
-                // The first line of a burst is the cause; OpenSSL's later lines only trace it.
-                if last == nil { last = message }
+    /// Installs the C callbacks on `mosq`; the log callback only with `tls`.
+    ///
+    /// The library's log is read only to explain a TLS failure (``explain(_:)``). With a log
+    /// callback set, libmosquitto allocates and formats a line for every packet it sends or
+    /// receives, whatever its level: 3-5 % of the daemon's instructions for a settings
+    /// change, spent on lines nobody reads.
+    static func install(on mosq: OpaquePointer, tls: Bool) {
+        if tls {
+            mosquitto_log_callback_set(mosq) { _, user, level, text in
+                guard level == MOSQ_LOG_ERR, let text else { return }
+                let message = String(cString: text)
+                CallbackContext.from(user).lastLibraryError.withLock { last in
+                    // The first line of a burst is the cause; OpenSSL's later lines only trace it.
+                    if last == nil { last = message }
+                }
             }
         }
         mosquitto_connect_v5_callback_set(mosq) { _, user, code, _, _ in

@@ -52,7 +52,7 @@ public final class MQTTClient: Sendable {
             mosquitto_destroy(mosq)
             throw error
         }
-        CallbackContext.install(on: mosq)
+        CallbackContext.install(on: mosq, tls: options.tls != nil)
     }
 
     deinit {

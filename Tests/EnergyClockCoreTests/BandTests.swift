@@ -73,15 +73,7 @@ import Testing
     }
 }
 
-@Suite struct DecimalFormatTests {
-    @Test(arguments: [
-        (0.1 + 0.2, "0.3"), (0.30000000000000004, "0.3"), (0.2345, "0.2345"), (1, "1"), (0, "0"),
-        (-0.0000001, "0"), (-0.012345, "-0.012345"), (0.0000005, "0.000001"), (12.5, "12.5"), (0.1234567, "0.123457"),
-    ])
-    func noFloatNoise(value: Double, text: String) {
-        #expect(DecimalFormat.string(value) == text)
-    }
-
+@Suite struct NegativeBandTests {
     @Test func belowZeroIsABandOfItsOwnOnlyWhenAskedFor() {
         let t = Thresholds(greenMax: 0.1, yellowMax: 0.2, orangeMax: 0.3)
         #expect(Band.of(-0.01, under: t) == .green)

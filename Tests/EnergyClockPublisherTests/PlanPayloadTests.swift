@@ -120,6 +120,17 @@ import Testing
         let ledger = gone.compactMap { if case let .ledger(topics) = $0 { topics } else { nil } }.last
         #expect(ledger?.contains("energyclock/plan/dish") == false)
         #expect(ledger?.contains("energyclock/price") == true)
+
+        // Added again: nothing is cleared, and the ledger, written again, holds its topics. An
+        // unchanged snapshot after it writes no ledger.
+        let back = publisher.handle(.snapshots([boundary]), at: boundary.now)
+        #expect(sent(back)["energyclock/plan/dish/active"] == "ON")
+        #expect(!sent(back).contains { $0.key.hasPrefix("energyclock/") && $0.value.isEmpty })
+        let grown = back.compactMap { if case let .ledger(topics) = $0 { topics } else { nil } }.last
+        #expect(grown?.contains("energyclock/plan/dish") == true)
+        #expect(grown?.contains("energyclock/plan/dish/active") == true)
+        let again = publisher.handle(.snapshots([boundary]), at: boundary.now)
+        #expect(!again.contains { if case .ledger = $0 { true } else { false } })
     }
 
     @Test func tomorrowIsAnnouncedOnceWhenItArrivesNotWhenItIsFoundAtStart() {

@@ -54,5 +54,12 @@ import Testing
         #expect(ClockRenderer.problem(png: ClockRenderer.pngSignature + [UInt8](repeating: 0, count: 40))?.contains("header") == true)
         #expect(ClockRenderer.problem(svg: Array("<?xml version=\"1.0\"?>\n<svg xmlns='x'></svg>\n".utf8)) == nil)
         #expect(ClockRenderer.problem(svg: Array("<html><svg></svg></html>".utf8)) != nil)
+        #expect(ClockRenderer.problem(svg: Array(" \r\n\t<svg>é</svg>\r\n".utf8)) == nil)
+        #expect(ClockRenderer.problem(svg: Array("<svg></svg> x".utf8)) != nil)
+        #expect(ClockRenderer.problem(svg: Array("<?xml version=\"1.0\"?><html/>".utf8)) != nil)
+        #expect(ClockRenderer.problem(svg: Array("<?xml never closed <svg></svg>".utf8)) != nil)
+        #expect(ClockRenderer.problem(svg: Array("<svg></svg".utf8) + [0xFF]) == "an SVG that is not UTF-8")
+        #expect(ClockRenderer.problem(svg: []) != nil)
+        #expect(ClockRenderer.problem(svg: Array("  ".utf8)) != nil)
     }
 }

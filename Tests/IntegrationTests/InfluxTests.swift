@@ -84,6 +84,17 @@ struct InfluxTests {
             measurement: "m", tags: [("zone", "IT North,=1"), ("empty", "")], fields: [("f", "1.5")],
             time: Date(timeIntervalSince1970: 1.5))
         #expect(line == #"m,zone=IT\ North\,\=1 f=1.5 1500000000"#)
+        // A CR LF is one Character in Swift, and each of its bytes still becomes an escaped space;
+        // the bytes of a character beyond ASCII pass unchanged.
+        #expect(LineProtocol.key("Zürich\r\nSüd") == #"Zürich\ \ Süd"#)
+        #expect(LineProtocol.string("a\r\nb\n\"c\"") == #""a  b \"c\"""#)
+        #expect(LineProtocol.measurement("plain") == "plain")
+        // An instant beyond what nanoseconds in an Int64 hold is clamped, and no time at all is 0.
+        let far = LineProtocol.line(
+            measurement: "m", tags: [], fields: [("f", "1"), ("g", "2i")], time: Date(timeIntervalSince1970: 1e300))
+        #expect(far == "m f=1,g=2i 9200000000000000000")
+        let none = LineProtocol.line(measurement: "m", tags: [("t", "x")], fields: [("f", "1")], time: Date(timeIntervalSince1970: .nan))
+        #expect(none == "m,t=x f=1 0")
     }
 
     @Test func linesWrittenByTheDaemonAreQueryable() async throws {

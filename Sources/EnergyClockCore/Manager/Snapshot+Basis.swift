@@ -44,20 +44,28 @@ extension Snapshot {
             case .absolute:
                 thresholds = settings.thresholds
             case .relative:
-                let prices = resolved.lazy.filter { $0.start >= historyStart && $0.start < todaySpan.end }
-                    .compactMap {
-                        Self.components($0, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)?.total
-                    }
-                samples = prices.count
-                thresholds = Thresholds.quartiles(of: Array(prices))?.rounded()
-            }
-            func starting(in span: DateInterval) -> [PricedSlot] {
-                resolved.filter { $0.start >= span.start && $0.start < span.end }.compactMap {
-                    Self.priced($0, calendar, settings, rates, thresholds, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
+                var prices: [Double] = []
+                for slot in resolved where slot.start >= historyStart && slot.start < todaySpan.end {
+                    guard
+                        let parts = Self.components(
+                            slot, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
+                    else { continue }
+                    prices.append(parts.total)
                 }
+                samples = prices.count
+                thresholds = Thresholds.quartiles(of: prices)?.rounded()
             }
-            let today = starting(in: todaySpan)
-            let tomorrow = starting(in: tomorrowSpan)
+            // Both days in one pass. The flags are passed to plain loops, not captured: a closure
+            // over them checked its access to them at run time, for every slot.
+            var today: [PricedSlot] = []
+            var tomorrow: [PricedSlot] = []
+            for slot in resolved where slot.start >= todaySpan.start && slot.start < tomorrowSpan.end {
+                guard
+                    let priced = Self.priced(
+                        slot, calendar, settings, rates, thresholds, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
+                else { continue }
+                if slot.start < todaySpan.end { today.append(priced) } else { tomorrow.append(priced) }
+            }
 
             self.day = day
             self.calendar = calendar

@@ -16,23 +16,72 @@ package enum DecimalFormat {
 
     /// `value` rounded half away from zero to six decimals, e.g. `0.3` or `-0.012345`.
     package static func string(_ value: Double, decimals: Int = 6) -> String {
+        guard let units = units(value, decimals: decimals) else { return String(value) }
+        return String(unsafeUninitializedCapacity: longest) { write(units, decimals: decimals, to: $0) }
+    }
+
+    /// Appends ``string(_:decimals:)`` of `value` to `text`, as UTF-8, without making a string of
+    /// it first: the JSON payloads write every price this way.
+    package static func append(_ value: Double, decimals: Int = 6, to text: inout [UInt8]) {
+        guard let units = units(value, decimals: decimals) else { return text.append(contentsOf: String(value).utf8) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longest) { buffer in
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<write(units, decimals: decimals, to: buffer)]))
+        }
+    }
+
+    /// The most bytes ``write(_:decimals:to:)`` writes: a sign, sixteen digits and the point.
+    private static let longest = 18
+
+    /// `value` in units of the last of `decimals` places, rounded half away from zero, with its
+    /// sign; nil when it is not finite or too large for an exact integer of them.
+    private static func units(_ value: Double, decimals: Int) -> (magnitude: UInt64, negative: Bool)? {
         precondition((0...9).contains(decimals))
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
         let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 9e15 else { return String(value) }
-        let units = Int64(scaled)
-        let divisor = Int64(scale)
-        let whole = units / divisor
-        var fraction = units % divisor
-        var sign = value < 0 && units != 0 ? "-" : ""
-        if units == 0 { sign = "" }
-        guard fraction != 0 else { return sign + String(whole) }
-        var width = decimals
-        while fraction % 10 == 0 {
-            fraction /= 10
-            width -= 1
+        // False for a NaN as well.
+        guard scaled < 9e15 else { return nil }
+        let magnitude = UInt64(scaled)
+        // A value that rounds to zero has no sign.
+        return (magnitude, value < 0 && magnitude != 0)
+    }
+
+    /// Writes the decimal text of `units` into the start of `buffer`, at least ``longest`` bytes,
+    /// and returns its length: the point `decimals` places from the right, and the fraction's
+    /// trailing zeros (and the point with them) dropped.
+    private static func write(_ units: (magnitude: UInt64, negative: Bool), decimals: Int, to buffer: UnsafeMutableBufferPointer<UInt8>)
+        -> Int
+    {
+        var rest = units.magnitude
+        var places = decimals
+        while places > 0, rest % 10 == 0 {
+            rest /= 10
+            places -= 1
         }
-        return sign + String(whole) + "." + pad(Int(fraction), width)
+        var digits = 1
+        var power: UInt64 = 10
+        while digits < 20, rest >= power {
+            digits += 1
+            power &*= 10
+        }
+        let whole = max(1, digits - places)
+        let count = (units.negative ? 1 : 0) + whole + (places > 0 ? 1 + places : 0)
+        // Right to left.
+        var index = count
+        func put(_ byte: UInt8) {
+            index -= 1
+            buffer[index] = byte
+        }
+        for _ in 0..<places {
+            put(UInt8(truncatingIfNeeded: 48 + rest % 10))
+            rest /= 10
+        }
+        if places > 0 { put(UInt8(ascii: ".")) }
+        for _ in 0..<whole {
+            put(UInt8(truncatingIfNeeded: 48 + rest % 10))
+            rest /= 10
+        }
+        if units.negative { put(UInt8(ascii: "-")) }
+        return count
     }
 }

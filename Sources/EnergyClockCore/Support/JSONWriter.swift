@@ -7,7 +7,10 @@ import FoundationEssentials
 /// a check of its contents and often a string of its own.
 package struct JSONWriter: Sendable {
     private var text: [UInt8] = []
-    private var needsComma: [Bool] = [false]
+    /// Whether the next value at this level follows another and takes a comma.
+    private var needsComma = false
+    /// The same for each enclosing object or array, innermost last.
+    private var outer: [Bool] = []
 
     /// An empty writer.
     package init() {}
@@ -16,8 +19,8 @@ package struct JSONWriter: Sendable {
     package var output: String { String(decoding: text, as: UTF8.self) }
 
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] { text.append(UInt8(ascii: ",")) }
-        needsComma[needsComma.count - 1] = true
+        if needsComma { text.append(UInt8(ascii: ",")) }
+        needsComma = true
     }
 
     /// Writes `"key":` inside an object.
@@ -25,7 +28,7 @@ package struct JSONWriter: Sendable {
         separate()
         Self.appendQuoted(name, to: &text)
         text.append(UInt8(ascii: ":"))
-        needsComma[needsComma.count - 1] = false
+        needsComma = false
     }
 
     /// Opens an object; close it with ``endObject()``.
@@ -40,11 +43,12 @@ package struct JSONWriter: Sendable {
     private mutating func open(_ bracket: Unicode.Scalar) {
         separate()
         text.append(UInt8(ascii: bracket))
-        needsComma.append(false)
+        outer.append(needsComma)
+        needsComma = false
     }
 
     private mutating func close(_ bracket: Unicode.Scalar) {
-        needsComma.removeLast()
+        needsComma = outer.removeLast()
         text.append(UInt8(ascii: bracket))
     }
 
@@ -60,23 +64,23 @@ package struct JSONWriter: Sendable {
         guard let instant else { return string(nil) }
         separate()
         let offset = calendar.offset(at: instant)
-        let start = text.count
-        text.append(UInt8(ascii: "\""))
-        text.append(contentsOf: repeatElement(0, count: ISO8601.longest))
-        var end = start + 1
-        if text.withUnsafeMutableBufferPointer({ ISO8601.write(instant, offset: offset, to: $0, at: &end) }) {
-            text.removeLast(text.count - end)
-            text.append(UInt8(ascii: "\""))
-        } else {
-            text.removeLast(text.count - start)
-            Self.appendQuoted(ISO8601.format(instant, offset: offset), to: &text)
+        // Written on the stack and appended in one copy, quotes included.
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601.longest + 2) { buffer in
+            var end = 1
+            guard ISO8601.write(instant, offset: offset, to: buffer, at: &end) else { return false }
+            buffer[0] = UInt8(ascii: "\"")
+            buffer[end] = UInt8(ascii: "\"")
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[...end]))
+            return true
         }
+        if !written { Self.appendQuoted(ISO8601.format(instant, offset: offset), to: &text) }
     }
 
     /// Writes a number rounded to at most six decimals (`null` when absent or not finite).
     package mutating func number(_ value: Double?) {
         separate()
-        text.append(contentsOf: (value.flatMap { $0.isFinite ? DecimalFormat.string($0) : nil } ?? "null").utf8)
+        guard let value, value.isFinite else { return text.append(contentsOf: "null".utf8) }
+        DecimalFormat.append(value, to: &text)
     }
 
     /// Writes an integer.
@@ -130,32 +134,39 @@ package struct JSONWriter: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `value` as a JSON string literal to `out`: each run of bytes that needs no escape
-    /// is copied whole, most strings (every key, most values) in one copy.
+    /// Appends `value` as a JSON string literal to `out`.
     private static func appendQuoted(_ value: String, to out: inout [UInt8]) {
-        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
         out.append(UInt8(ascii: "\""))
-        var value = value
-        value.withUTF8 { bytes in
-            var start = 0
-            for index in bytes.indices where !plain(bytes[index]) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                let byte = bytes[index]
-                out.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-                case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
-                case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
-                case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
-                default:
-                    out.append(contentsOf: "u00".utf8)
-                    out.append((byte >> 4).hexDigit(uppercase: false))
-                    out.append(byte.hexDigit(uppercase: false))
-                }
-                start = index + 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        // Native and small strings, every one the daemon writes, lend their bytes in place; any
+        // other is made native first.
+        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
+            var value = value
+            value.withUTF8 { appendEscaped($0, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `bytes` with JSON's escapes: each run of bytes that needs none is copied whole, most
+    /// strings (every key, most values) in one copy.
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
+        var start = 0
+        for index in bytes.indices where !plain(bytes[index]) {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            let byte = bytes[index]
+            out.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
+            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+            default:
+                out.append(contentsOf: "u00".utf8)
+                out.append((byte >> 4).hexDigit(uppercase: false))
+                out.append(byte.hexDigit(uppercase: false))
+            }
+            start = index + 1
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 }

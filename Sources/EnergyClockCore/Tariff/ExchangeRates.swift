@@ -62,8 +62,12 @@ public struct ExchangeRates: Sendable, Hashable {
 
     /// What one unit of `from` is worth in `to` on `day`: exactly 1 when they are the same, so a
     /// price shown in the currency it was quoted in is never touched; else through the euro.
-    public func conversion(from: Currency, to: String, on day: LocalDay) -> Double? {
+    ///
+    /// `day` is worked out only when the two differ: a snapshot asks once per slot, and for the
+    /// usual single currency each slot's local day was a time-zone lookup for nothing.
+    public func conversion(from: Currency, to: String, on day: @autoclosure () -> LocalDay) -> Double? {
         guard from.code != to else { return 1 }
+        let day = day()
         guard let target = rate(to, on: day), let source = rate(from.code, on: day) else { return nil }
         return target / source
     }

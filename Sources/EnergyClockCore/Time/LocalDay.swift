@@ -83,7 +83,9 @@ public struct LocalDay: Sendable, Hashable, Comparable, CustomStringConvertible 
 /// `text` at `index`, moving it on.
 func writeDigits(_ value: Int, _ width: Int, to text: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) {
     var rest = value
-    for k in stride(from: index + width - 1, through: index, by: -1) {
+    var k = index + width
+    while k > index {
+        k -= 1
         text[k] = UInt8(truncatingIfNeeded: 48 + rest % 10)
         rest /= 10
     }
