@@ -32,12 +32,8 @@ for program in energyclock energyclock-render energyclock-fetch; do
     strip --strip-debug -o "$work/$program" "$bin/$program"
 done
 
-port=$((10000 + RANDOM % 20000))
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n' "$port" >"$work/mosquitto.conf"
-mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
-pids+=($!)
-sleep 0.3
 source bench/prices.sh
+start_broker "$work"
 write_prices "$work"
 
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$work/energyclock" run \

@@ -1,4 +1,22 @@
-# Sourced by the benchmark scripts: write_prices DIR writes the user's own prices into DIR:
+# Sourced by the benchmark scripts.
+#
+# start_broker DIR [LINE…]: a mosquitto on a free loopback port, with Nagle's algorithm off as a
+# round trip needs it, its configuration and log in DIR and any LINEs added to its configuration.
+# Sets `port` and adds the broker's pid to `pids`.
+start_broker() {
+    local dir="$1"
+    shift
+    port=$((10000 + RANDOM % 20000))
+    {
+        printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n' "$port"
+        [ $# -eq 0 ] || printf '%s\n' "$@"
+    } >"$dir/mosquitto.conf"
+    mosquitto -c "$dir/mosquitto.conf" >"$dir/mosquitto.log" 2>&1 &
+    pids+=($!)
+    sleep 0.3
+}
+
+# write_prices DIR writes the user's own prices into DIR:
 # hourly.json, hourly 0.05 EUR/kWh from two days ago to two days ahead, and seconds.json,
 # one-second slots of alternating price for a quarter of an hour. Today and tomorrow are whole in
 # any zone: a day with hours missing is polled for every five minutes, which an idle daemon

@@ -29,14 +29,10 @@ trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 echo "== in process"
 "$bench" core Sources/EnergyClockTesting/Fixtures/electricity_quarter_response.json | tee "$work/core"
 
-port=$((10000 + RANDOM % 20000))
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\n' "$port" >"$work/mosquitto.conf"
-mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
-pids+=($!)
-sleep 0.3
+source bench/prices.sh
+start_broker "$work"
 
 # Prices of the user's own: hourly 0.05 EUR/kWh around now, and one-second slots of alternating price.
-source bench/prices.sh
 
 # start NAME PRICES [FLAGS…]: a daemon with its own state directory, choosing the custom source.
 start() {

@@ -21,18 +21,15 @@ chmod 755 "$work"
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
 
-port=$((10000 + RANDOM % 20000))
+source bench/prices.sh
+start_broker "$work" "max_queued_messages 100000"
 api=$((port + 1))
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\nmax_queued_messages 100000\n' "$port" >"$work/mosquitto.conf"
-mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
-pids+=($!)
 python3 bench/entsoe-server.py "$api" Sources/EnergyClockTesting/Fixtures/BE_60M.xml &
 pids+=($!)
 sleep 0.5
 
 zones=(NL BE DE-LU FR AT CH CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI EE LV LT ES PT IT-NORD IT-CNOR IT-CSUD IT-SUD IT-SICI IT-SARD HU RO SI)
 zones=($(for z in "${zones[@]}"; do grep -q "(\"$z\"," Sources/EnergyClockCore/PriceSources/BiddingZone.swift && echo "$z"; done))
-source bench/prices.sh
 write_prices "$work"
 
 # The 39 views after the first: p01… one per zone, then exports of the first five zones.
