@@ -58,30 +58,27 @@ package enum DecimalFormat {
             rest /= 10
             places -= 1
         }
+        var scale: UInt64 = 1
+        for _ in 0..<places { scale *= 10 }
+        // Below 9e15 and 1e9: both fit an `Int`.
+        let whole = Int(rest / scale)
         var digits = 1
-        var power: UInt64 = 10
-        while digits < 20, rest >= power {
+        var power = 10
+        while power <= whole {
             digits += 1
-            power &*= 10
+            power *= 10
         }
-        let whole = max(1, digits - places)
-        let count = (units.negative ? 1 : 0) + whole + (places > 0 ? 1 + places : 0)
-        // Right to left.
-        var index = count
-        func put(_ byte: UInt8) {
-            index -= 1
-            buffer[index] = byte
+        var index = 0
+        if units.negative {
+            buffer[0] = UInt8(ascii: "-")
+            index = 1
         }
-        for _ in 0..<places {
-            put(UInt8(truncatingIfNeeded: 48 + rest % 10))
-            rest /= 10
+        writeDigits(whole, digits, to: buffer, at: &index)
+        if places > 0 {
+            buffer[index] = UInt8(ascii: ".")
+            index += 1
+            writeDigits(Int(rest % scale), places, to: buffer, at: &index)
         }
-        if places > 0 { put(UInt8(ascii: ".")) }
-        for _ in 0..<whole {
-            put(UInt8(truncatingIfNeeded: 48 + rest % 10))
-            rest /= 10
-        }
-        if units.negative { put(UInt8(ascii: "-")) }
-        return count
+        return index
     }
 }
