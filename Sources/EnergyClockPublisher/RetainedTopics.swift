@@ -49,8 +49,7 @@ struct RetainedTopics {
             let now = Set(names)
             let gone = before.filter { !now.contains($0) }
             messages += gone.sorted().map { OutgoingMessage($0, "", retain: true) }
-            // Nothing gone, so the topics differ only if some are new.
-            if !gone.isEmpty || before.count != now.count { reshaped = true }
+            if Set(before) != now { reshaped = true }
         }
         shown[part] = names
         return messages
