@@ -165,7 +165,7 @@ struct PublisherState {
             guard connected else { break }
             if case let .failure(error) = outcome.result, let line = answers.logLine(for: error) { actions.append(.log(.warning, line)) }
             // To the tree it was sent to, also when that profile is gone or never was.
-            let tree = outcome.profile == Profiles.firstName ? topics : topics.profile(outcome.profile)
+            let tree = outcome.profile == Profiles.firstName ? topics : views[outcome.profile]?.topics ?? topics.profile(outcome.profile)
             let settings = views[outcome.profile]?.shownSettings()
             actions += answers.messages(for: outcome, topics: tree, settings: settings).map(Action.send)
         case let .homeAssistantOnline(delay):

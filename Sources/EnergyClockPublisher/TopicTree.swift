@@ -4,12 +4,58 @@ import EnergyClockCore
 package struct TopicTree: Sendable, Equatable {
     /// The prefix, e.g. `energyclock`, without a trailing slash.
     package let prefix: String
+    /// The topics of the fixed leaves, made once for the tree: made at each use, a settings change
+    /// cost some thirty string interpolations and allocations for its topics.
+    private let leaves: Leaves
 
     /// A tree under `prefix`; a trailing slash is dropped.
     package init(prefix: String = "energyclock") {
         var trimmed = prefix
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.prefix = trimmed
+        leaves = Leaves(prefix: trimmed)
+    }
+
+    /// Two trees are the same when their prefixes are.
+    package static func == (a: TopicTree, b: TopicTree) -> Bool { a.prefix == b.prefix }
+
+    /// A leaf of the tree with a fixed topic, named as ``TopicTree``'s property for it and spelt
+    /// as under the prefix.
+    private enum Leaf: String, CaseIterable {
+        case profiles
+        case reply
+        case status
+        case price
+        case color
+        case colorHex = "color/hex"
+        case colorRGB = "color/rgb"
+        case thresholds
+        case current
+        case next
+        case pricesToday = "prices/today"
+        case pricesTomorrow = "prices/tomorrow"
+        case settings
+        case stale
+        case statsToday = "stats/today"
+        case statsTomorrow = "stats/tomorrow"
+        case forecastEVCC = "forecast/evcc"
+        case forecastEMHASS = "forecast/emhass"
+        case events
+        case clockPNG = "clock/png"
+        case clockSVG = "clock/svg"
+        case influx
+        case refresh
+        case settingsResult = "settings/result"
+        case settingsSet = "settings/set"
+        case settingsFieldFilter = "settings/+/set"
+    }
+
+    /// Every leaf's topic under one prefix.
+    private final class Leaves: Sendable {
+        let topics: [Leaf: String]
+        init(prefix: String) { topics = Dictionary(uniqueKeysWithValues: Leaf.allCases.map { ($0, "\(prefix)/\($0.rawValue)") }) }
+        /// The topic of `leaf`; every leaf has one (see ``init(prefix:)``).
+        subscript(leaf: Leaf) -> String { topics[leaf]! }
     }
 
     /// Why `prefix` cannot root a topic tree, or nil when it can: it must be a topic a client may
@@ -42,40 +88,40 @@ package struct TopicTree: Sendable, Equatable {
     ]
 
     /// The retained list of profiles: every profile's effective settings by name, JSON.
-    package var profiles: String { topic("profiles") }
+    package var profiles: String { leaves[.profiles] }
 
     /// Where MQTT 5 requesters may ask for answers by default: `<prefix>/reply/…`; the daemon
     /// publishes nothing of its own there.
-    package var reply: String { topic("reply") }
+    package var reply: String { leaves[.reply] }
 
     /// `online`, or the Last Will `offline`.
-    package var status: String { topic("status") }
+    package var status: String { leaves[.status] }
     /// Current consumer price.
-    package var price: String { topic("price") }
+    package var price: String { leaves[.price] }
     /// Current band name.
-    package var color: String { topic("color") }
+    package var color: String { leaves[.color] }
     /// Current band as `#RRGGBB`.
-    package var colorHex: String { topic("color/hex") }
+    package var colorHex: String { leaves[.colorHex] }
     /// Current band as `r,g,b`.
-    package var colorRGB: String { topic("color/rgb") }
+    package var colorRGB: String { leaves[.colorRGB] }
     /// Thresholds in force, JSON.
-    package var thresholds: String { topic("thresholds") }
+    package var thresholds: String { leaves[.thresholds] }
     /// The current slot, JSON.
-    package var current: String { topic("current") }
+    package var current: String { leaves[.current] }
     /// The next slot, JSON.
-    package var next: String { topic("next") }
+    package var next: String { leaves[.next] }
     /// Today's slots, JSON array.
-    package var pricesToday: String { topic("prices/today") }
+    package var pricesToday: String { leaves[.pricesToday] }
     /// Tomorrow's slots, JSON array.
-    package var pricesTomorrow: String { topic("prices/tomorrow") }
+    package var pricesTomorrow: String { leaves[.pricesTomorrow] }
     /// Effective settings, JSON.
-    package var settings: String { topic("settings") }
+    package var settings: String { leaves[.settings] }
     /// `true` while the last fetch failed, else `false`.
-    package var stale: String { topic("stale") }
+    package var stale: String { leaves[.stale] }
     /// Statistics of today's slots, JSON.
-    package var statsToday: String { topic("stats/today") }
+    package var statsToday: String { leaves[.statsToday] }
     /// Statistics of tomorrow's slots, JSON.
-    package var statsTomorrow: String { topic("stats/tomorrow") }
+    package var statsTomorrow: String { leaves[.statsTomorrow] }
     /// The cheapest window of `hours` hours, JSON.
     package func cheapest(hours: Int) -> String { topic("cheapest/\(hours)h") }
     /// The plan of the job `name`, JSON.
@@ -83,27 +129,27 @@ package struct TopicTree: Sendable, Equatable {
     /// `ON` while the job `name` should run, else `OFF`.
     package func planActive(_ name: String) -> String { topic("plan/\(name)/active") }
     /// The prices from now on as evcc's custom tariff forecast, JSON.
-    package var forecastEVCC: String { topic("forecast/evcc") }
+    package var forecastEVCC: String { leaves[.forecastEVCC] }
     /// The prices from now on as EMHASS's runtime forecasts, JSON.
-    package var forecastEMHASS: String { topic("forecast/emhass") }
+    package var forecastEMHASS: String { leaves[.forecastEMHASS] }
     /// Events such as tomorrow's prices arriving (not retained).
-    package var events: String { topic("events") }
+    package var events: String { leaves[.events] }
     /// The clock as a PNG image.
-    package var clockPNG: String { topic("clock/png") }
+    package var clockPNG: String { leaves[.clockPNG] }
     /// The clock as an SVG document.
-    package var clockSVG: String { topic("clock/svg") }
+    package var clockSVG: String { leaves[.clockSVG] }
     /// InfluxDB line protocol (not retained).
-    package var influx: String { topic("influx") }
+    package var influx: String { leaves[.influx] }
     /// Takes any payload: fetch prices now.
-    package var refresh: String { topic("refresh") }
+    package var refresh: String { leaves[.refresh] }
     /// Answers to settings requests (not retained).
-    package var settingsResult: String { topic("settings/result") }
+    package var settingsResult: String { leaves[.settingsResult] }
     /// Takes a JSON object of settings fields.
-    package var settingsSet: String { topic("settings/set") }
+    package var settingsSet: String { leaves[.settingsSet] }
     /// Takes a plain value for one field.
     package func settingsSet(_ field: SettingsField) -> String { topic("settings/\(field.rawValue)/set") }
     /// The subscription that covers every per-field set topic.
-    package var settingsFieldFilter: String { topic("settings/+/set") }
+    package var settingsFieldFilter: String { leaves[.settingsFieldFilter] }
 
     /// Every filter energyclock subscribes to under its prefix: the first profile's commands, and
     /// those of every other profile one level down.
@@ -114,25 +160,36 @@ package struct TopicTree: Sendable, Equatable {
     /// The profile `topic` is a command of, and the command's topic as it would be in the first
     /// profile's tree: `<prefix>/export/settings/set` is `export`'s `<prefix>/settings/set`. A
     /// topic of the first profile's tree is the first profile's.
+    ///
+    /// Topics are compared by their bytes, as a broker matches them.
     package func addressee(of topic: String) -> (profile: String, topic: String) {
-        let head = self.topic("")
-        guard topic.hasPrefix(head) else { return (Profiles.firstName, topic) }
-        let rest = topic.dropFirst(head.count)
-        guard let slash = rest.firstIndex(of: "/") else { return (Profiles.firstName, topic) }
-        let name = String(rest[..<slash])
+        guard let rest = Self.level(topic.utf8[...], after: prefix.utf8), let slash = rest.firstIndex(of: UInt8(ascii: "/")) else {
+            return (Profiles.firstName, topic)
+        }
+        let name = String(Substring(rest[..<slash]))
         guard !Self.leaves.contains(name) else { return (Profiles.firstName, topic) }
-        return (name, head + rest[rest.index(after: slash)...])
+        return (name, self.topic(String(Substring(rest[rest.index(after: slash)...]))))
     }
 
     /// Which settings command `topic` is, if any.
     package func settingsCommand(_ topic: String) -> SettingsCommand? {
-        if topic == settingsSet { return .object }
-        let head = self.topic("settings/")
-        guard topic.hasPrefix(head), topic.hasSuffix("/set") else { return nil }
-        let name = topic.dropFirst(head.count).dropLast(4)
+        guard let rest = Self.level(topic.utf8[...], after: prefix.utf8), let fields = Self.level(rest, after: "settings".utf8) else {
+            return nil
+        }
+        if fields.elementsEqual("set".utf8) { return .object }
         // `settings//set` is a command for the field "", which is answered as unknown like any other.
-        guard topic.utf8.count >= head.utf8.count + 4, !name.contains("/") else { return nil }
-        return .field(String(name))
+        guard fields.count >= 4, fields.suffix(4).elementsEqual("/set".utf8) else { return nil }
+        let name = fields.dropLast(4)
+        guard !name.contains(UInt8(ascii: "/")) else { return nil }
+        return .field(String(Substring(name)))
+    }
+
+    /// What follows `head` and a slash in `topic`, or nil when `topic` does not start so.
+    private static func level(_ topic: Substring.UTF8View, after head: some Collection<UInt8>) -> Substring.UTF8View? {
+        guard topic.starts(with: head) else { return nil }
+        let rest = topic.dropFirst(head.count)
+        guard rest.first == UInt8(ascii: "/") else { return nil }
+        return rest.dropFirst()
     }
 
     /// The two shapes of settings command.

@@ -55,16 +55,25 @@ final class CallbackContext: Sendable {
     /// A packet was queued while a scope was open; the last scope to close rings for it.
     let heldRing = Atomic<Bool>(false)
 
-    /// Notes a packet handed to libmosquitto by another thread and wakes the network thread, which
-    /// then writes whatever could not be written at once; inside a publishing scope, the scope's
-    /// end wakes it instead.
+    /// The network thread (`pthread_self()`), once it runs; 0 before.
+    let networkThread = Atomic<UInt>(0)
+    /// The client queued a packet of its own since the network thread last wrote between jobs.
+    let queuedOwn = Atomic<Bool>(false)
+
+    /// Notes a packet the client handed to libmosquitto and wakes the network thread, which then
+    /// writes whatever could not be written at once; inside a publishing scope, the scope's end
+    /// wakes it instead.
     ///
     /// A burst of publishes (forty profiles' prices at a boundary) rings once: the publishes after
     /// the first find the network thread already rung and not yet woken, and it writes them all.
     /// Rung for each, the network thread was woken forty times, a syscall and a cross-core wake-up
-    /// each, while the prices waited behind them.
+    /// each, while the prices waited behind them. The network thread itself, publishing from the
+    /// work it runs for the event loop, rings for nothing: it writes between jobs, and looks at
+    /// what waits to be written before it sleeps.
     func sent() {
         lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        queuedOwn.store(true, ordering: .relaxed)
+        if pthread_self() == networkThread.load(ordering: .relaxed) { return }
         wakeNetworkThread()
     }
 

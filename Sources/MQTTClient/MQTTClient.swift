@@ -103,8 +103,10 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    private func check(_ operation: String, _ code: Int32) throws(MQTTError) {
-        guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else { throw MQTTError(operation, code: code) }
+    /// Throws what failed when `code` is not success. `operation` is worded only then: a publish
+    /// named its topic in it for every message it sent.
+    private func check(_ operation: @autoclosure () -> String, _ code: Int32) throws(MQTTError) {
+        guard code == Int32(MOSQ_ERR_SUCCESS.rawValue) else { throw MQTTError(operation(), code: code) }
     }
 
     /// Starts connecting in the background; progress arrives on ``events``.

@@ -30,6 +30,7 @@ struct NetworkLoop {
     /// is an ``EventLoop`` (the daemon), this thread helps it: the task a message resumes runs
     /// here, while the loop thread sleeps on, and what it publishes is written between its jobs.
     func run() {
+        context.networkThread.store(pthread_self(), ordering: .relaxed)
         guard let loop = EventLoop.global else { return follow(helping: nil) }
         let exchange = { [mosq, context] in NetworkLoop.exchange(mosq, context) }
         loop.helping(between: exchange) { follow(helping: loop) }
@@ -146,6 +147,8 @@ struct NetworkLoop {
     /// stays off).
     private static func write(_ mosq: OpaquePointer, _ context: CallbackContext, socket: Int32) -> Int32 {
         context.lastSent.store(DispatchTime.now().uptimeNanoseconds, ordering: .relaxed)
+        // What the client queued goes now; a packet queued from here on marks itself again.
+        context.queuedOwn.store(false, ordering: .relaxed)
         cork(socket, true)
         let rc = mosquitto_loop_write(mosq, 1)
         cork(socket, false)
@@ -165,24 +168,32 @@ struct NetworkLoop {
     /// applied one change at a time, and the broker dropped what overflowed its queue for the
     /// daemon (1,000 messages by default). At most ``readsBetweenJobs`` packets, so that a
     /// flood cannot keep the jobs from running.
+    ///
+    /// The acknowledgement of the message that started the work waits for the work's first
+    /// publish, `color` after a settings change, and leaves in its segment: sent alone before
+    /// the store's commit, it cost a transmission on loopback and a wake-up of the broker on the
+    /// way to the colour. Whatever is still queued when the work is done goes out before the
+    /// thread sleeps, and acknowledgements of what was read here go at once, as before.
     private static func exchange(_ mosq: OpaquePointer, _ context: CallbackContext) {
         // Looked at every 100 µs at most, not with a `poll` after each of the fifteen-odd jobs of a
         // settings change; at once for work that lets a message read meanwhile go first.
         let now = DispatchTime.now().uptimeNanoseconds
+        var readSome = false
         if EventLoop.betweenLooks || now &- context.lastLookedForInput.load(ordering: .relaxed) >= inputInterval {
             context.lastLookedForInput.store(now, ordering: .relaxed)
-            read(mosq)
+            readSome = read(mosq)
         }
+        let own = context.queuedOwn.exchange(false, ordering: .relaxed)
         let socket = mosquitto_socket(mosq)
-        guard socket >= 0, mosquitto_want_write(mosq) else { return }
+        guard socket >= 0, own || readSome, mosquitto_want_write(mosq) else { return }
         _ = write(mosq, context, socket: socket)
     }
 
     /// Nanoseconds between two looks for input between jobs.
     static let inputInterval: UInt64 = 100_000
 
-    /// Reads what is there to read, at most ``readsBetweenJobs`` packets.
-    private static func read(_ mosq: OpaquePointer) {
+    /// Reads what is there to read, at most ``readsBetweenJobs`` packets; returns whether it read any.
+    private static func read(_ mosq: OpaquePointer) -> Bool {
         var reads = 0
         while readable(mosquitto_socket(mosq)) {
             guard reads < readsBetweenJobs else {
@@ -190,9 +201,10 @@ struct NetworkLoop {
                 EventLoop.helpEnough()
                 break
             }
-            guard mosquitto_loop_read(mosq, 1) == success else { return }
+            guard mosquitto_loop_read(mosq, 1) == success else { break }
             reads += 1
         }
+        return reads > 0
     }
 
     /// Whether `socket` has something to read now.

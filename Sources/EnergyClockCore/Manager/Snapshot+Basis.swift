@@ -11,15 +11,15 @@ extension Snapshot {
         /// The local day it describes.
         public let day: LocalDay
         let calendar: LocalCalendar
-        let settings: Settings
+        private(set) var settings: Settings
         let rates: ExchangeRates
         /// The window's slots at the settings' resolution, to the end of tomorrow: from the first
         /// history day for relative thresholds, from the start of the day for absolute ones.
         let resolved: [PriceSlot]
-        let thresholds: Thresholds?
+        private(set) var thresholds: Thresholds?
         let samples: Int?
-        let today: [PricedSlot]
-        let tomorrow: [PricedSlot]
+        private(set) var today: [PricedSlot]
+        private(set) var tomorrow: [PricedSlot]
         /// The native slots cover tomorrow.
         let coversTomorrow: Bool
         let missingRate: Bool
@@ -81,6 +81,25 @@ extension Snapshot {
             self.nonFinitePrice = nonFinitePrice
         }
 
+        /// This basis under `settings`, which price every slot alike (``Settings/pricesAlike(_:)``):
+        /// the same priced slots, each put in its band again.
+        ///
+        /// Relative thresholds are the quartiles of the prices, which are the same; absolute ones
+        /// are the new settings'.
+        func rebanded(under settings: Settings) -> Basis {
+            var basis = self
+            basis.settings = settings
+            if settings.colorMode == .absolute { basis.thresholds = settings.thresholds }
+            func banded(_ slot: PricedSlot) -> PricedSlot {
+                var slot = slot
+                slot.band = Self.band(of: slot.price, basis.thresholds, settings)
+                return slot
+            }
+            basis.today = today.map(banded)
+            basis.tomorrow = tomorrow.map(banded)
+            return basis
+        }
+
         /// What to show at `now`, an instant of ``day``.
         public func snapshot(at now: Date, source: String, stale: Bool, updatedAt: Date?) -> Snapshot {
             var missingRate = missingRate
@@ -128,9 +147,12 @@ extension Snapshot {
         ) -> PricedSlot? {
             guard let parts = components(slot, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
             else { return nil }
-            return PricedSlot(
-                slot: slot, components: parts,
-                band: thresholds.map { Band.of(parts.total, under: $0, reversed: settings.bandsReversed, negative: settings.negativeBand) })
+            return PricedSlot(slot: slot, components: parts, band: band(of: parts.total, thresholds, settings))
+        }
+
+        /// The band of a slot priced at `price` under `thresholds` and `settings`; nil without thresholds.
+        static func band(of price: Double, _ thresholds: Thresholds?, _ settings: Settings) -> Band? {
+            thresholds.map { Band.of(price, under: $0, reversed: settings.bandsReversed, negative: settings.negativeBand) }
         }
     }
 }

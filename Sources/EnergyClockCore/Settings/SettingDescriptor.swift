@@ -11,8 +11,8 @@ public struct SettingDescriptor: Sendable {
     public let entity: Entity?
     /// Whether the add-on's options (`/data/options.json`) may set it at start.
     public let inAddOnOptions: Bool
-    /// Reads the setting. The settings come `inout` only so that a key path reads them in place:
-    /// applied to a value, it copies all forty fields first, retains and all, on every read.
+    /// Reads the setting. The settings come `inout` so that it reads them in place: a value would
+    /// be copied whole, all forty fields with their retains, for every read.
     let get: @Sendable (inout Settings) -> SettingValue
     let set: @Sendable (inout Settings, SettingValue) -> Void
 
@@ -61,9 +61,29 @@ extension SettingDescriptor {
         // The class itself, not the existential: read through `any`, each read opens it first. A key
         // path to stored properties never changes once made; the parameter's `& Sendable` says so.
         nonisolated(unsafe) let path: WritableKeyPath<Settings, Value> = path
+        // A key path applied at run time walks its components in generic code and looks up type
+        // metadata each time: some 450 instructions a read, and a settings change reads sixty-odd
+        // fields. Every path here names storage inside `Settings`, which `offset(of:)` finds once;
+        // the field is then read and written where it lies, as that function's documentation shows.
+        guard let offset = MemoryLayout<Settings>.offset(of: path) else {
+            return SettingDescriptor(
+                field: field, kind: kind, entity: entity, inAddOnOptions: addOn, get: { wrap($0[keyPath: path]) },
+                set: { settings, value in if let v = unwrap(value) { settings[keyPath: path] = v } })
+        }
         return SettingDescriptor(
-            field: field, kind: kind, entity: entity, inAddOnOptions: addOn, get: { wrap($0[keyPath: path]) },
-            set: { settings, value in if let v = unwrap(value) { settings[keyPath: path] = v } })
+            field: field, kind: kind, entity: entity, inAddOnOptions: addOn,
+            get: { settings in wrap(withUnsafeMutablePointer(to: &settings) { Self.field(offset, of: $0, as: Value.self).pointee }) },
+            set: { settings, value in
+                guard let v = unwrap(value) else { return }
+                withUnsafeMutablePointer(to: &settings) { Self.field(offset, of: $0, as: Value.self).pointee = v }
+            })
+    }
+
+    /// The field of type `Value` at byte `offset` of the settings at `settings`.
+    private static func field<Value>(_ offset: Int, of settings: UnsafeMutablePointer<Settings>, as _: Value.Type)
+        -> UnsafeMutablePointer<Value>
+    {
+        UnsafeMutableRawPointer(settings).advanced(by: offset).assumingMemoryBound(to: Value.self)
     }
 
     /// A number read from and written to `path`.

@@ -156,6 +156,19 @@ public struct Settings: Sendable, Hashable {
         }
     }
 
+    /// Whether `other` prices every slot as these settings do: it differs at most in what decides
+    /// a priced slot's band (the absolute thresholds, the band direction, the negative band).
+    ///
+    /// Said the other way round, so that anything else, a setting added later included, counts as
+    /// a difference in price.
+    public func pricesAlike(_ other: Settings) -> Bool {
+        var other = other
+        other.thresholds = thresholds
+        other.direction = direction
+        other.negativeBand = negativeBand
+        return other == self
+    }
+
     /// The unit of every published price: `EUR/kWh`, `SEK/kWh`, ….
     public var unit: String { currency + "/kWh" }
 

@@ -20,17 +20,17 @@ package enum DecimalFormat {
         return String(unsafeUninitializedCapacity: longest) { write(units, decimals: decimals, to: $0) }
     }
 
-    /// Appends ``string(_:decimals:)`` of `value` to `text`, as UTF-8, without making a string of
-    /// it first: the JSON payloads write every price this way.
-    package static func append(_ value: Double, decimals: Int = 6, to text: inout [UInt8]) {
-        guard let units = units(value, decimals: decimals) else { return text.append(contentsOf: String(value).utf8) }
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: longest) { buffer in
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<write(units, decimals: decimals, to: buffer)]))
-        }
+    /// Writes ``string(_:decimals:)`` of `value` into `buffer`, which holds ``longest`` bytes at
+    /// least, as UTF-8, and returns how many it wrote: the JSON payloads write every price this
+    /// way, without a string of it. Nil, with nothing written, when `value` is not finite or too
+    /// large for exact digits; ``string(_:decimals:)`` writes those as Swift does.
+    package static func write(_ value: Double, decimals: Int = 6, to buffer: UnsafeMutableBufferPointer<UInt8>) -> Int? {
+        guard let units = units(value, decimals: decimals) else { return nil }
+        return write(units, decimals: decimals, to: buffer)
     }
 
     /// The most bytes ``write(_:decimals:to:)`` writes: a sign, sixteen digits and the point.
-    private static let longest = 18
+    package static let longest = 18
 
     /// `value` in units of the last of `decimals` places, rounded half away from zero, with its
     /// sign; nil when it is not finite or too large for an exact integer of them.

@@ -2,32 +2,89 @@ import FoundationEssentials
 
 /// Builds compact JSON text with keys in the order written and numbers without float noise.
 ///
-/// It writes UTF-8 bytes and makes them a string once, at the end: a forecast of two days of
-/// quarter hours is some 200 objects, and appended piece by piece to a `String` each piece cost
-/// a check of its contents and often a string of its own.
-package struct JSONWriter: Sendable {
-    private var text: [UInt8] = []
+/// It writes UTF-8 bytes into a buffer of its own and makes them a string once, at the end: a
+/// forecast of two days of quarter hours is some 200 objects, and appended piece by piece to a
+/// `String` each piece cost a check of its contents and often a string of its own. The buffer is
+/// not an array: a settings change writes some 400 keys and as many values, and each append to an
+/// `[UInt8]` checked its uniqueness and capacity through generic code, 100 instructions and more
+/// for a few bytes. A writer is used where it is made and never copied, so it owns its bytes.
+package struct JSONWriter: ~Copyable {
+    /// The bytes written so far: `count` of them, in a buffer of `capacity`.
+    private var bytes: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     /// Whether the next value at this level follows another and takes a comma.
     private var needsComma = false
     /// The same for each enclosing object or array, innermost last.
     private var outer: [Bool] = []
 
     /// An empty writer.
-    package init() {}
+    package init() {
+        capacity = 512
+        bytes = .allocate(capacity: capacity)
+    }
+
+    deinit { bytes.deallocate() }
 
     /// The JSON written so far.
-    package var output: String { String(decoding: text, as: UTF8.self) }
+    package var output: String { String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self) }
+
+    /// Where the next `more` bytes go, the buffer grown to hold them; the caller writes them and
+    /// adds to ``count``.
+    @inline(__always)
+    private mutating func room(for more: Int) -> UnsafeMutablePointer<UInt8> {
+        if capacity - count < more { grow(toHold: more) }
+        return bytes + count
+    }
+
+    /// Doubles the buffer until `more` bytes fit after the last.
+    @inline(never)
+    private mutating func grow(toHold more: Int) {
+        var grown = capacity * 2
+        while grown - count < more { grown *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: grown)
+        moved.update(from: bytes, count: count)
+        bytes.deallocate()
+        bytes = moved
+        capacity = grown
+    }
+
+    /// Room for `more` bytes after the last, to write into; see ``room(for:)``.
+    private mutating func space(_ more: Int) -> UnsafeMutableBufferPointer<UInt8> {
+        UnsafeMutableBufferPointer(start: room(for: more), count: more)
+    }
+
+    private mutating func append(_ byte: UInt8) {
+        room(for: 1).pointee = byte
+        count += 1
+    }
+
+    private mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
+        guard let start = run.baseAddress, !run.isEmpty else { return }
+        room(for: run.count).update(from: start, count: run.count)
+        count += run.count
+    }
+
+    private mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { append($0) }
+    }
+
+    /// Appends `text` as it is, without escapes.
+    private mutating func append(contentsOf text: String) {
+        var text = text
+        text.withUTF8 { append($0) }
+    }
 
     private mutating func separate() {
-        if needsComma { text.append(UInt8(ascii: ",")) }
+        if needsComma { append(UInt8(ascii: ",")) }
         needsComma = true
     }
 
     /// Writes `"key":` inside an object.
     package mutating func key(_ name: String) {
         separate()
-        Self.appendQuoted(name, to: &text)
-        text.append(UInt8(ascii: ":"))
+        appendQuoted(name)
+        append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -42,20 +99,20 @@ package struct JSONWriter: Sendable {
 
     private mutating func open(_ bracket: Unicode.Scalar) {
         separate()
-        text.append(UInt8(ascii: bracket))
+        append(UInt8(ascii: bracket))
         outer.append(needsComma)
         needsComma = false
     }
 
     private mutating func close(_ bracket: Unicode.Scalar) {
         needsComma = outer.removeLast()
-        text.append(UInt8(ascii: bracket))
+        append(UInt8(ascii: bracket))
     }
 
     /// Writes a string value.
     package mutating func string(_ value: String?) {
         separate()
-        if let value { Self.appendQuoted(value, to: &text) } else { text.append(contentsOf: "null".utf8) }
+        if let value { appendQuoted(value) } else { append("null") }
     }
 
     /// Writes an instant as a string in `calendar`'s local time with its offset, as
@@ -64,41 +121,43 @@ package struct JSONWriter: Sendable {
         guard let instant else { return string(nil) }
         separate()
         let offset = calendar.offset(at: instant)
-        // Written on the stack and appended in one copy, quotes included.
-        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ISO8601.longest + 2) { buffer in
-            var end = 1
-            guard ISO8601.write(instant, offset: offset, to: buffer, at: &end) else { return false }
-            buffer[0] = UInt8(ascii: "\"")
-            buffer[end] = UInt8(ascii: "\"")
-            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[...end]))
-            return true
+        // Written in place, quotes included.
+        let buffer = space(ISO8601.longest + 2)
+        var end = 1
+        guard ISO8601.write(instant, offset: offset, to: buffer, at: &end) else {
+            return appendQuoted(ISO8601.format(instant, offset: offset))
         }
-        if !written { Self.appendQuoted(ISO8601.format(instant, offset: offset), to: &text) }
+        buffer[0] = UInt8(ascii: "\"")
+        buffer[end] = UInt8(ascii: "\"")
+        count += end + 1
     }
 
     /// Writes a number rounded to at most six decimals (`null` when absent or not finite).
     package mutating func number(_ value: Double?) {
         separate()
-        guard let value, value.isFinite else { return text.append(contentsOf: "null".utf8) }
-        DecimalFormat.append(value, to: &text)
+        guard let value, value.isFinite else { return append("null") }
+        guard let written = DecimalFormat.write(value, to: space(DecimalFormat.longest)) else {
+            return append(contentsOf: String(value))
+        }
+        count += written
     }
 
     /// Writes an integer.
     package mutating func integer(_ value: Int?) {
         separate()
-        text.append(contentsOf: (value.map(String.init) ?? "null").utf8)
+        append(contentsOf: value.map(String.init) ?? "null")
     }
 
     /// Writes already-encoded JSON as the next value.
     package mutating func raw(_ json: String) {
         separate()
-        text.append(contentsOf: json.utf8)
+        append(contentsOf: json)
     }
 
     /// Writes `true` or `false`.
     package mutating func bool(_ value: Bool) {
         separate()
-        text.append(contentsOf: (value ? "true" : "false").utf8)
+        append(value ? "true" : "false")
     }
 
     /// Writes `key: value` for a string.
@@ -129,44 +188,44 @@ package struct JSONWriter: Sendable {
 
     /// `value` as a JSON string literal.
     package static func quoted(_ value: String) -> String {
-        var out: [UInt8] = []
-        appendQuoted(value, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        var w = JSONWriter()
+        w.appendQuoted(value)
+        return w.output
     }
 
-    /// Appends `value` as a JSON string literal to `out`.
-    private static func appendQuoted(_ value: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+    /// Appends `value` as a JSON string literal.
+    private mutating func appendQuoted(_ value: String) {
+        append(UInt8(ascii: "\""))
         // Native and small strings, every one the daemon writes, lend their bytes in place; any
         // other is made native first.
-        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &out) }) == nil {
+        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0) }) == nil {
             var value = value
-            value.withUTF8 { appendEscaped($0, to: &out) }
+            value.withUTF8 { appendEscaped($0) }
         }
-        out.append(UInt8(ascii: "\""))
+        append(UInt8(ascii: "\""))
     }
 
     /// Appends `bytes` with JSON's escapes: each run of bytes that needs none is copied whole, most
     /// strings (every key, most values) in one copy.
-    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         func plain(_ byte: UInt8) -> Bool { byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") }
         var start = 0
         for index in bytes.indices where !plain(bytes[index]) {
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            append(UnsafeBufferPointer(rebasing: bytes[start..<index]))
             let byte = bytes[index]
-            out.append(UInt8(ascii: "\\"))
+            append(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(byte)
-            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): append(byte)
+            case UInt8(ascii: "\n"): append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): append(UInt8(ascii: "t"))
             default:
-                out.append(contentsOf: "u00".utf8)
-                out.append((byte >> 4).hexDigit(uppercase: false))
-                out.append(byte.hexDigit(uppercase: false))
+                append("u00")
+                append((byte >> 4).hexDigit(uppercase: false))
+                append(byte.hexDigit(uppercase: false))
             }
             start = index + 1
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        append(UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 }
