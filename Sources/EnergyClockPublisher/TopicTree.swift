@@ -6,14 +6,14 @@ package struct TopicTree: Sendable, Equatable {
     package let prefix: String
     /// The topics of the fixed leaves, made once for the tree: made at each use, a settings change
     /// cost some thirty string interpolations and allocations for its topics.
-    private let leaves: Leaves
+    private let fixed: FixedTopics
 
     /// A tree under `prefix`; a trailing slash is dropped.
     package init(prefix: String = "energyclock") {
         var trimmed = prefix
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         self.prefix = trimmed
-        leaves = Leaves(prefix: trimmed)
+        fixed = FixedTopics(prefix: trimmed)
     }
 
     /// Two trees are the same when their prefixes are.
@@ -51,7 +51,7 @@ package struct TopicTree: Sendable, Equatable {
     }
 
     /// Every leaf's topic under one prefix.
-    private final class Leaves: Sendable {
+    private final class FixedTopics: Sendable {
         let topics: [Leaf: String]
         init(prefix: String) { topics = Dictionary(uniqueKeysWithValues: Leaf.allCases.map { ($0, "\(prefix)/\($0.rawValue)") }) }
         /// The topic of `leaf`; every leaf has one (see ``init(prefix:)``).
@@ -88,40 +88,40 @@ package struct TopicTree: Sendable, Equatable {
     ]
 
     /// The retained list of profiles: every profile's effective settings by name, JSON.
-    package var profiles: String { leaves[.profiles] }
+    package var profiles: String { fixed[.profiles] }
 
     /// Where MQTT 5 requesters may ask for answers by default: `<prefix>/reply/…`; the daemon
     /// publishes nothing of its own there.
-    package var reply: String { leaves[.reply] }
+    package var reply: String { fixed[.reply] }
 
     /// `online`, or the Last Will `offline`.
-    package var status: String { leaves[.status] }
+    package var status: String { fixed[.status] }
     /// Current consumer price.
-    package var price: String { leaves[.price] }
+    package var price: String { fixed[.price] }
     /// Current band name.
-    package var color: String { leaves[.color] }
+    package var color: String { fixed[.color] }
     /// Current band as `#RRGGBB`.
-    package var colorHex: String { leaves[.colorHex] }
+    package var colorHex: String { fixed[.colorHex] }
     /// Current band as `r,g,b`.
-    package var colorRGB: String { leaves[.colorRGB] }
+    package var colorRGB: String { fixed[.colorRGB] }
     /// Thresholds in force, JSON.
-    package var thresholds: String { leaves[.thresholds] }
+    package var thresholds: String { fixed[.thresholds] }
     /// The current slot, JSON.
-    package var current: String { leaves[.current] }
+    package var current: String { fixed[.current] }
     /// The next slot, JSON.
-    package var next: String { leaves[.next] }
+    package var next: String { fixed[.next] }
     /// Today's slots, JSON array.
-    package var pricesToday: String { leaves[.pricesToday] }
+    package var pricesToday: String { fixed[.pricesToday] }
     /// Tomorrow's slots, JSON array.
-    package var pricesTomorrow: String { leaves[.pricesTomorrow] }
+    package var pricesTomorrow: String { fixed[.pricesTomorrow] }
     /// Effective settings, JSON.
-    package var settings: String { leaves[.settings] }
+    package var settings: String { fixed[.settings] }
     /// `true` while the last fetch failed, else `false`.
-    package var stale: String { leaves[.stale] }
+    package var stale: String { fixed[.stale] }
     /// Statistics of today's slots, JSON.
-    package var statsToday: String { leaves[.statsToday] }
+    package var statsToday: String { fixed[.statsToday] }
     /// Statistics of tomorrow's slots, JSON.
-    package var statsTomorrow: String { leaves[.statsTomorrow] }
+    package var statsTomorrow: String { fixed[.statsTomorrow] }
     /// The cheapest window of `hours` hours, JSON.
     package func cheapest(hours: Int) -> String { topic("cheapest/\(hours)h") }
     /// The plan of the job `name`, JSON.
@@ -129,27 +129,27 @@ package struct TopicTree: Sendable, Equatable {
     /// `ON` while the job `name` should run, else `OFF`.
     package func planActive(_ name: String) -> String { topic("plan/\(name)/active") }
     /// The prices from now on as evcc's custom tariff forecast, JSON.
-    package var forecastEVCC: String { leaves[.forecastEVCC] }
+    package var forecastEVCC: String { fixed[.forecastEVCC] }
     /// The prices from now on as EMHASS's runtime forecasts, JSON.
-    package var forecastEMHASS: String { leaves[.forecastEMHASS] }
+    package var forecastEMHASS: String { fixed[.forecastEMHASS] }
     /// Events such as tomorrow's prices arriving (not retained).
-    package var events: String { leaves[.events] }
+    package var events: String { fixed[.events] }
     /// The clock as a PNG image.
-    package var clockPNG: String { leaves[.clockPNG] }
+    package var clockPNG: String { fixed[.clockPNG] }
     /// The clock as an SVG document.
-    package var clockSVG: String { leaves[.clockSVG] }
+    package var clockSVG: String { fixed[.clockSVG] }
     /// InfluxDB line protocol (not retained).
-    package var influx: String { leaves[.influx] }
+    package var influx: String { fixed[.influx] }
     /// Takes any payload: fetch prices now.
-    package var refresh: String { leaves[.refresh] }
+    package var refresh: String { fixed[.refresh] }
     /// Answers to settings requests (not retained).
-    package var settingsResult: String { leaves[.settingsResult] }
+    package var settingsResult: String { fixed[.settingsResult] }
     /// Takes a JSON object of settings fields.
-    package var settingsSet: String { leaves[.settingsSet] }
+    package var settingsSet: String { fixed[.settingsSet] }
     /// Takes a plain value for one field.
     package func settingsSet(_ field: SettingsField) -> String { topic("settings/\(field.rawValue)/set") }
     /// The subscription that covers every per-field set topic.
-    package var settingsFieldFilter: String { leaves[.settingsFieldFilter] }
+    package var settingsFieldFilter: String { fixed[.settingsFieldFilter] }
 
     /// Every filter energyclock subscribes to under its prefix: the first profile's commands, and
     /// those of every other profile one level down.
