@@ -53,7 +53,9 @@ package struct TopicTree: Sendable, Equatable {
     /// Every leaf's topic under one prefix.
     private final class FixedTopics: Sendable {
         let topics: [Leaf: String]
-        init(prefix: String) { topics = Dictionary(uniqueKeysWithValues: Leaf.allCases.map { ($0, "\(prefix)/\($0.rawValue)") }) }
+        init(prefix: String) {
+            topics = Dictionary(uniqueKeysWithValues: Leaf.allCases.map { ($0, TopicTree.topic($0.rawValue, under: prefix)) })
+        }
         /// The topic of `leaf`; every leaf has one (see ``init(prefix:)``).
         subscript(leaf: Leaf) -> String { topics[leaf]! }
     }
@@ -75,7 +77,10 @@ package struct TopicTree: Sendable, Equatable {
         return nil
     }
 
-    func topic(_ suffix: String) -> String { "\(prefix)/\(suffix)" }
+    func topic(_ suffix: String) -> String { Self.topic(suffix, under: prefix) }
+
+    /// `suffix` under `prefix`: every topic of a tree is made here.
+    private static func topic(_ suffix: String, under prefix: String) -> String { "\(prefix)/\(suffix)" }
 
     /// The tree of the profile `name`: the same leaves under `<prefix>/<name>`.
     package func profile(_ name: String) -> TopicTree { TopicTree(prefix: topic(name)) }
