@@ -161,7 +161,7 @@ public struct Settings: Sendable, Hashable {
     ///
     /// Said the other way round, so that anything else, a setting added later included, counts as
     /// a difference in price.
-    public func pricesAlike(_ other: Settings) -> Bool {
+    package func pricesAlike(_ other: Settings) -> Bool {
         var other = other
         other.thresholds = thresholds
         other.direction = direction
