@@ -22,6 +22,11 @@ ensure_packages() {
     export DEBIAN_FRONTEND=noninteractive
     "${sudo[@]}" apt-get update -qq
     "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # SwiftPM keeps its build plan, with each system library's pkg-config flags as they were when
+    # it was made: a build tried before the packages were here would otherwise link without them.
+    local root
+    root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+    rm -f "$root"/.build/*/*/description.json "$root"/bench/.build/*/*/description.json
 }
 
 # Puts a Swift 6 toolchain on PATH, or explains where to get one.
