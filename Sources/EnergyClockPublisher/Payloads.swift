@@ -20,9 +20,11 @@ package enum Payloads {
     }
 
     /// The topics that describe the current slot: what a slot boundary or a band change changes,
-    /// so they go out before the day's larger payloads are even rendered. `price` comes first.
+    /// so they go out before the day's larger payloads are even rendered. `price` comes first,
+    /// the colour next, the slot objects last.
     package static func renderNow(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
-        [renderPrice(snapshot, topics: topics)] + renderSwitches(snapshot, topics: topics) + renderSlot(snapshot, topics: topics)
+        [renderPrice(snapshot, topics: topics)] + renderSwitches(snapshot, topics: topics) + renderColor(snapshot, topics: topics)
+            + renderSlots(snapshot, topics: topics)
     }
 
     /// `price`: the one topic many automations follow, sent at a boundary before anything else.
@@ -31,26 +33,28 @@ package enum Payloads {
         RetainedMessage(topic: topics.price, payload: snapshot.current.map { DecimalFormat.string($0.price) } ?? "")
     }
 
-    /// The rest of what describes now: the colour, the slot objects and the stale flag.
-    package static func renderSlot(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
-        var messages: [RetainedMessage] = []
-        func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
-        if let current = snapshot.current {
-            let band = current.band
-            let color = band.map(snapshot.settings.color(of:))
-            put(topics.color, band?.rawValue ?? "")
-            put(topics.colorHex, color?.hex ?? "")
-            put(topics.colorRGB, color?.rgb ?? "")
-            put(topics.current, slotObject(current, snapshot))
-            put(topics.next, snapshot.next.map { slotObject($0, snapshot) } ?? "")
-        } else {
-            // With no known slot for now, clear everything that describes it.
-            for topic in [topics.color, topics.colorHex, topics.colorRGB, topics.current, topics.next] {
-                put(topic, "")
-            }
+    /// The colour of now (`color`, `color/hex`, `color/rgb`) and the stale flag: the few bytes a
+    /// light follows, sent before the slot objects are even rendered.
+    package static func renderColor(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
+        let band = snapshot.current?.band
+        let color = band.map(snapshot.settings.color(of:))
+        return [
+            RetainedMessage(topic: topics.color, payload: band?.rawValue ?? ""),
+            RetainedMessage(topic: topics.colorHex, payload: color?.hex ?? ""),
+            RetainedMessage(topic: topics.colorRGB, payload: color?.rgb ?? ""),
+            RetainedMessage(topic: topics.stale, payload: snapshot.stale ? "true" : "false"),
+        ]
+    }
+
+    /// `current` and `next`, the slot objects: empty with no known slot for now.
+    package static func renderSlots(_ snapshot: Snapshot, topics: TopicTree) -> [RetainedMessage] {
+        guard let current = snapshot.current else {
+            return [RetainedMessage(topic: topics.current, payload: ""), RetainedMessage(topic: topics.next, payload: "")]
         }
-        put(topics.stale, snapshot.stale ? "true" : "false")
-        return messages
+        return [
+            RetainedMessage(topic: topics.current, payload: slotObject(current, snapshot)),
+            RetainedMessage(topic: topics.next, payload: snapshot.next.map { slotObject($0, snapshot) } ?? ""),
+        ]
     }
 
     /// The settings, the thresholds and the day's prices, statistics and cheapest windows.

@@ -68,7 +68,7 @@ extension PublisherState {
     mutating func show(_ snapshots: [Snapshot], _ now: Date, _ actions: inout [Action], republishing: Bool = false) {
         let before = order.count
         for snapshot in snapshots { hold(snapshot) }
-        if connected { sendParts(snapshots, [.price, .now], &actions) }
+        if connected { sendParts(snapshots, [.price, .color, .slots], &actions) }
         for stage in Stage.all { show(stage, of: snapshots, now, &actions, republishing: republishing, grew: order.count != before) }
     }
 
@@ -122,14 +122,16 @@ extension PublisherState {
         sendParts(snapshots, parts, &actions)
     }
 
-    /// The changed topics in `parts` of profiles already held, part by part: with `[.price, .now]`
-    /// every profile's `price` first, then the rest of each, so that at a slot boundary the last
-    /// profile's price does not wait behind the other profiles' colours and slot objects.
+    /// The changed topics in `parts` of profiles already held, part by part: with
+    /// `[.price, .color, .slots]` every profile's `price` first, then every colour, then the slot
+    /// objects, so that at a slot boundary the last profile's price does not wait behind the other
+    /// profiles' colours and slot objects.
     private mutating func sendParts(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
         // An export profile's `forecast/emhass` carries the first profile's import prices too, so
         // that it is the whole EMHASS call: worked out once per step length, and sent again for
         // every export profile (that payload alone) when the first profile changes.
-        let first = latest.flatMap { $0.settings.kind == .import ? $0 : nil }
+        // Looked up only for a forecast part: it is a copy of the whole snapshot.
+        lazy var first = latest.flatMap { $0.settings.kind == .import ? $0 : nil }
         var costs: [Int: [Double]] = [:]
         func importCosts(_ snapshot: Snapshot) -> [Double]? {
             snapshot.settings.kind == .export ? importCosts(step: snapshot.settings.forecastStep) : nil
@@ -141,11 +143,13 @@ extension PublisherState {
             costs[step] = stepped
             return stepped
         }
+        // By index: `for snapshot in snapshots` copies each snapshot, settings and all.
         for part in parts {
-            for snapshot in snapshots {
-                let extra = part == .day(.forecasts) ? importCosts(snapshot) : nil
-                let changes = updateView(snapshot.profile) { $0.retained.changes(in: part, of: snapshot, importCosts: extra) }
-                send(changes, to: snapshot.profile, &actions)
+            for index in snapshots.indices {
+                let name = snapshots[index].profile
+                let extra = part == .day(.forecasts) ? importCosts(snapshots[index]) : nil
+                let changes = updateView(name) { $0.retained.changes(in: part, of: snapshots[index], importCosts: extra) }
+                send(changes, to: name, &actions)
             }
         }
         guard parts.contains(.day(.forecasts)), order.count > 1, snapshots.contains(where: { $0.profile == Profiles.firstName }) else {

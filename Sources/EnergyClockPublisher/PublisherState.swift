@@ -25,13 +25,16 @@ struct PublisherState {
         /// of them before any of the day's larger payloads.
         case snapshots([Snapshot])
         /// Only the current prices of new snapshots, which profiles already shown hold as their
-        /// newest from then on; ``current(_:)`` and ``snapshots(_:)`` (or every ``Stage``) with the
-        /// same ones follow. Events of their own, so that the prices leave before the rest is
-        /// even rendered.
+        /// newest from then on; ``current(_:)``, ``slots(_:)`` and ``snapshots(_:)`` (or every
+        /// ``Stage``) with the same ones follow. Events of their own, so that the prices leave
+        /// before the colour is rendered, and the colour before the slot objects.
         case prices([Snapshot])
-        /// Only the rest of what describes now; ``snapshots(_:)`` with the same ones follows, or
-        /// every ``Stage`` of them in turn.
+        /// Only the colour of now and the stale flag of snapshots whose prices are out; ``slots(_:)``
+        /// with the same ones follows.
         case current([Snapshot])
+        /// Only the slot objects, `current` and `next`, of snapshots whose colour is out;
+        /// ``snapshots(_:)`` with the same ones follows, or every ``Stage`` of them in turn.
+        case slots([Snapshot])
         /// One step of showing snapshots whose price and what describes now are out.
         case stage(Stage, [Snapshot])
         /// The profile was removed: its topics and entities are cleared.
@@ -124,23 +127,28 @@ struct PublisherState {
     }
 
     /// The first profile's newest snapshot.
-    var latest: Snapshot? { views[Profiles.firstName]?.latest }
+    var latest: Snapshot? {
+        // Through the index, as below: `views[name]?.latest` copies the whole view first.
+        guard let index = views.index(forKey: Profiles.firstName) else { return nil }
+        return views.values[index].latest
+    }
 
     /// Whether every one of `snapshots` is of a profile already held.
     func holdsAll(_ snapshots: [Snapshot]) -> Bool {
-        // `index(forKey:)`, not `views[…] != nil`, which would copy every view at every boundary.
-        snapshots.allSatisfy { views.index(forKey: $0.profile) != nil }
+        // `index(forKey:)`, not `views[…] != nil`, which would copy every view at every boundary,
+        // and by index: a closure over the elements copied each snapshot.
+        snapshots.indices.allSatisfy { views.index(forKey: snapshots[$0].profile) != nil }
     }
 
     /// Whether `snapshots` move a profile already shown on to another slot: a slot boundary, not
     /// a change of settings or prices within the slot, nor the first prices of a profile.
     func movesToNextSlot(_ snapshots: [Snapshot]) -> Bool {
-        snapshots.contains { snapshot in
+        snapshots.indices.contains { index in
             // Through the index: `views[name]?.latest` would copy the whole view.
-            guard let index = views.index(forKey: snapshot.profile), let shown = views.values[index].latest?.current,
-                let current = snapshot.current
+            guard let held = views.index(forKey: snapshots[index].profile), let shown = views.values[held].latest?.current?.slot.start,
+                let current = snapshots[index].current?.slot.start
             else { return false }
-            return shown.slot.start != current.slot.start
+            return shown != current
         }
     }
 
@@ -156,9 +164,10 @@ struct PublisherState {
         case let .prices(snapshots):
             // The newest of profiles already shown from here on, for the stages that follow too,
             // connected or not: once per change, the first thing the publisher hears of it.
-            if holdsAll(snapshots) { for snapshot in snapshots { hold(snapshot) } }
+            if holdsAll(snapshots) { for index in snapshots.indices { hold(snapshots[index]) } }
             showCurrent(snapshots, [.price], &actions)
-        case let .current(snapshots): showCurrent(snapshots, [.now], &actions)
+        case let .current(snapshots): showCurrent(snapshots, [.color], &actions)
+        case let .slots(snapshots): showCurrent(snapshots, [.slots], &actions)
         case let .stage(stage, snapshots): show(stage, of: snapshots, now, &actions)
         case let .removed(name): remove(name, now, &actions)
         case let .answered(outcome):

@@ -23,8 +23,10 @@ struct RetainedTopics {
     enum Part: Hashable {
         /// The current price.
         case price
-        /// The rest of what describes the current slot.
-        case now
+        /// The colour of the current slot and the stale flag.
+        case color
+        /// `current` and `next`, the slot objects.
+        case slots
         /// One group of the settings, the thresholds and the day's payloads.
         case day(DayPiece)
     }
@@ -36,7 +38,8 @@ struct RetainedTopics {
         let rendered =
             switch part {
             case .price: [Payloads.renderPrice(snapshot, topics: topics)] + Payloads.renderSwitches(snapshot, topics: topics)
-            case .now: Payloads.renderSlot(snapshot, topics: topics)
+            case .color: Payloads.renderColor(snapshot, topics: topics)
+            case .slots: Payloads.renderSlots(snapshot, topics: topics)
             case let .day(piece):
                 Payloads.renderDay(
                     snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo, importCosts: importCosts, piece: piece)

@@ -10,10 +10,11 @@ import Testing
     let topics = TopicTree()
     let now = at("2026-01-14T13:30:00+01:00")
 
-    func snapshot(_ profile: String, price: Double) -> Snapshot {
-        let hours = slots(from: at("2026-01-14T00:00:00+01:00"), count: 48, minutes: 60) { _ in price }
+    /// Hourly prices of two days at `price`, every other hour at `odd` if given.
+    func snapshot(_ profile: String, price: Double, odd: Double? = nil, at moment: Date? = nil) -> Snapshot {
+        let hours = slots(from: at("2026-01-14T00:00:00+01:00"), count: 48, minutes: 60) { $0 % 2 == 1 ? odd ?? price : price }
         var snapshot = Snapshot.derive(
-            now: now, calendar: ClockFixtures.amsterdam, settings: .defaults, slots: hours, source: "energyzero", stale: false,
+            now: moment ?? now, calendar: ClockFixtures.amsterdam, settings: .defaults, slots: hours, source: "energyzero", stale: false,
             updatedAt: now)
         snapshot.profile = profile
         return snapshot
@@ -42,24 +43,23 @@ import Testing
         #expect(lights.first { $0.topic == "lamp/export" }.flatMap { object($0.payload)?["band"] as? String } == "green")
     }
 
-    @Test func aBoundarySendsEveryPriceFirstThenTheSlotsThenOnlyTheDayPayloadsThatChanged() {
+    @Test func aBoundarySendsEveryPriceFirstThenEveryColourThenTheSlotsThenOnlyTheDayPayloadsThatChanged() {
         var publisher = PublisherState(topics: topics, options: PublisherOptions(clockImage: false), now: now)
         let names = [Profiles.firstName, "p01", "p02"]
-        _ = publisher.handle(.connected(names.map { snapshot($0, price: 0.1) }, previouslyRetained: [], broker: nil), at: now)
-        // The next hour at another price: what `publish(all:)` feeds, event by event.
-        let later = names.map { name in
-            var next = snapshot(name, price: 0.1)
-            next.current!.slot = next.next!.slot
-            next.current!.price = 0.3
-            next.now = now.addingTimeInterval(3600)
-            return next
-        }
+        let hourly = { (moment: Date) in names.map { snapshot($0, price: 0.1, odd: 0.3, at: moment) } }
+        _ = publisher.handle(.connected(hourly(now), previouslyRetained: [], broker: nil), at: now)
+        // The next hour, at another price: what `publish(all:)` feeds, event by event.
+        let later = hourly(now.addingTimeInterval(3600))
+        #expect(later[0].current?.band != publisher.latest?.current?.band, "the band moves too")
         let prices = sent(publisher.handle(.prices(later), at: now)).map(\.topic)
         #expect(prices == ["energyclock/price", "energyclock/p01/price", "energyclock/p02/price"])
-        let current = sent(publisher.handle(.current(later), at: now)).map(\.topic)
-        #expect(current.contains("energyclock/p02/current") && !current.contains { $0.hasSuffix("/price") })
+        let trees = names.map { $0 == Profiles.firstName ? topics : topics.profile($0) }
+        let colors = sent(publisher.handle(.current(later), at: now)).map(\.topic)
+        #expect(colors == trees.flatMap { [$0.color, $0.colorHex, $0.colorRGB] }, "each colour, the band moved; nothing else")
+        let slots = sent(publisher.handle(.slots(later), at: now)).map(\.topic)
+        #expect(slots == trees.flatMap { [$0.current, $0.next] })
         let day = sent(publisher.handle(.snapshots(later), at: now)).map(\.topic)
-        #expect(!day.contains { $0.hasSuffix("/price") || $0.hasSuffix("/current") }, "now was sent already")
+        #expect(!day.contains { $0.hasSuffix("/price") || $0.hasSuffix("/color") || $0.hasSuffix("/current") }, "now was sent already")
         #expect(!day.contains { $0.contains("prices/today") || $0.hasSuffix("/settings") }, "unchanged, not sent again")
         #expect(day.contains("energyclock/p02/stats/today"), "the rank of the current price moved")
     }
