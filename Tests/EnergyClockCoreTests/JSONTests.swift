@@ -41,6 +41,41 @@ import Testing
         #expect(JSONWriter.quoted("\u{0}\u{1}\u{B}\u{1F}") == #""\u0000\u0001\u000b\u001f""#)
     }
 
+    @Test func everyByteIsEscapedOrNotAtEveryPlaceInAWord() {
+        // The search reads eight bytes at a time: each ASCII byte and a multi-byte character, at
+        // every place of three words and the bytes after them, alone and after a control character
+        // whose borrow could mark the bytes above it.
+        func escaped(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        let characters = (0..<0x80).map { String(UnicodeScalar(UInt8($0))) } + ["é", "😀", "\u{80}", "\u{FF}"]
+        for character in characters {
+            for length in [1, 7, 8, 9, 15, 16, 17, 24, 27] {
+                for place in 0..<length {
+                    for before in ["", "\u{0}", "\u{1F}"] where place > 0 || before.isEmpty {
+                        var pieces = Array(repeating: "a", count: length)
+                        pieces[place] = character
+                        if !before.isEmpty { pieces[place - 1] = before }
+                        let text = pieces.joined()
+                        #expect(JSONWriter.quoted(text) == escaped(text), "\(Array(text.utf8)) at \(place)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func agreesWithFoundationOnTheFixtures() throws {
         for name in ["electricity_quarter_response.json", "electricity_hour_response.json", "gas_day_response.json", "error_response.json"]
         {
