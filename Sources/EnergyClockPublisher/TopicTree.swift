@@ -19,45 +19,42 @@ package struct TopicTree: Sendable, Equatable {
     /// Two trees are the same when their prefixes are.
     package static func == (a: TopicTree, b: TopicTree) -> Bool { a.prefix == b.prefix }
 
-    /// A leaf of the tree with a fixed topic, named as ``TopicTree``'s property for it and spelt
-    /// as under the prefix.
-    private enum Leaf: String, CaseIterable {
-        case profiles
-        case reply
-        case status
-        case price
-        case color
-        case colorHex = "color/hex"
-        case colorRGB = "color/rgb"
-        case thresholds
-        case current
-        case next
-        case pricesToday = "prices/today"
-        case pricesTomorrow = "prices/tomorrow"
-        case settings
-        case stale
-        case statsToday = "stats/today"
-        case statsTomorrow = "stats/tomorrow"
-        case forecastEVCC = "forecast/evcc"
-        case forecastEMHASS = "forecast/emhass"
-        case events
-        case clockPNG = "clock/png"
-        case clockSVG = "clock/svg"
-        case influx
-        case refresh
-        case settingsResult = "settings/result"
-        case settingsSet = "settings/set"
-        case settingsFieldFilter = "settings/+/set"
+    /// A leaf of the tree with a fixed topic, named as ``TopicTree``'s property for it. Numbered,
+    /// not spelt: a leaf spelt by its raw value was hashed by that text at every look-up.
+    private enum Leaf: Int, CaseIterable {
+        case profiles, reply, status, price, color, colorHex, colorRGB, thresholds, current, next, pricesToday, pricesTomorrow
+        case settings, stale, statsToday, statsTomorrow, forecastEVCC, forecastEMHASS, events, clockPNG, clockSVG, influx
+        case refresh, settingsResult, settingsSet, settingsFieldFilter
+
+        /// Its topic under the prefix: its name, unless spelt otherwise here.
+        var suffix: String {
+            switch self {
+            case .colorHex: "color/hex"
+            case .colorRGB: "color/rgb"
+            case .pricesToday: "prices/today"
+            case .pricesTomorrow: "prices/tomorrow"
+            case .statsToday: "stats/today"
+            case .statsTomorrow: "stats/tomorrow"
+            case .forecastEVCC: "forecast/evcc"
+            case .forecastEMHASS: "forecast/emhass"
+            case .clockPNG: "clock/png"
+            case .clockSVG: "clock/svg"
+            case .settingsResult: "settings/result"
+            case .settingsSet: "settings/set"
+            case .settingsFieldFilter: "settings/+/set"
+            default: String(describing: self)
+            }
+        }
     }
 
-    /// Every leaf's topic under one prefix.
+    /// Every leaf's topic under one prefix, by the leaf's number.
     private final class FixedTopics: Sendable {
-        let topics: [Leaf: String]
+        let topics: [String]
         init(prefix: String) {
-            topics = Dictionary(uniqueKeysWithValues: Leaf.allCases.map { ($0, TopicTree.topic($0.rawValue, under: prefix)) })
+            topics = Leaf.allCases.map { TopicTree.topic($0.suffix, under: prefix) }
         }
         /// The topic of `leaf`; every leaf has one (see ``init(prefix:)``).
-        subscript(leaf: Leaf) -> String { topics[leaf]! }
+        subscript(leaf: Leaf) -> String { topics[leaf.rawValue] }
     }
 
     /// Why `prefix` cannot root a topic tree, or nil when it can: it must be a topic a client may
@@ -168,33 +165,49 @@ package struct TopicTree: Sendable, Equatable {
     ///
     /// Topics are compared by their bytes, as a broker matches them.
     package func addressee(of topic: String) -> (profile: String, topic: String) {
-        guard let rest = Self.level(topic.utf8[...], after: prefix.utf8), let slash = rest.firstIndex(of: UInt8(ascii: "/")) else {
-            return (Profiles.firstName, topic)
+        let split = within(topic) { rest -> (String, String)? in
+            guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+            return (String(decoding: rest[..<slash], as: UTF8.self), String(decoding: rest[(slash + 1)...], as: UTF8.self))
         }
-        let name = String(Substring(rest[..<slash]))
-        guard !Self.leaves.contains(name) else { return (Profiles.firstName, topic) }
-        return (name, self.topic(String(Substring(rest[rest.index(after: slash)...]))))
+        guard let (name, leaf) = split ?? nil, !Self.leaves.contains(name) else { return (Profiles.firstName, topic) }
+        return (name, self.topic(leaf))
     }
 
     /// Which settings command `topic` is, if any.
     package func settingsCommand(_ topic: String) -> SettingsCommand? {
-        guard let rest = Self.level(topic.utf8[...], after: prefix.utf8), let fields = Self.level(rest, after: "settings".utf8) else {
-            return nil
+        let command = within(topic) { rest -> SettingsCommand? in
+            guard let fields = Self.level(rest, after: "settings") else { return nil }
+            if fields.elementsEqual("set".utf8) { return .object }
+            // `settings//set` is a command for the field "", which is answered as unknown like any other.
+            guard fields.count >= 4, fields.suffix(4).elementsEqual("/set".utf8) else { return nil }
+            let name = fields.dropLast(4)
+            guard !name.contains(UInt8(ascii: "/")) else { return nil }
+            return .field(String(decoding: name, as: UTF8.self))
         }
-        if fields.elementsEqual("set".utf8) { return .object }
-        // `settings//set` is a command for the field "", which is answered as unknown like any other.
-        guard fields.count >= 4, fields.suffix(4).elementsEqual("/set".utf8) else { return nil }
-        let name = fields.dropLast(4)
-        guard !name.contains(UInt8(ascii: "/")) else { return nil }
-        return .field(String(Substring(name)))
+        return command ?? nil
+    }
+
+    /// `body` of the bytes after the prefix and a slash in `topic`, or nil when `topic` does not
+    /// start so. Bytes lent in place: a `String`'s own views index through Unicode-aware code.
+    private func within<Result>(_ topic: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+        var topic = topic
+        var prefix = prefix
+        return topic.withUTF8 { bytes in
+            prefix.withUTF8 { head in Self.level(UnsafeRawBufferPointer(bytes), after: UnsafeRawBufferPointer(head)).map(body) }
+        }
     }
 
     /// What follows `head` and a slash in `topic`, or nil when `topic` does not start so.
-    private static func level(_ topic: Substring.UTF8View, after head: some Collection<UInt8>) -> Substring.UTF8View? {
-        guard topic.starts(with: head) else { return nil }
-        let rest = topic.dropFirst(head.count)
-        guard rest.first == UInt8(ascii: "/") else { return nil }
-        return rest.dropFirst()
+    private static func level(_ topic: UnsafeRawBufferPointer, after head: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        guard topic.count > head.count, topic[head.count] == UInt8(ascii: "/"), topic.prefix(head.count).elementsEqual(head) else {
+            return nil
+        }
+        return UnsafeRawBufferPointer(rebasing: topic[(head.count + 1)...])
+    }
+
+    /// ``level(_:after:)`` for a fixed level.
+    private static func level(_ topic: UnsafeRawBufferPointer, after head: StaticString) -> UnsafeRawBufferPointer? {
+        head.withUTF8Buffer { level(topic, after: UnsafeRawBufferPointer($0)) }
     }
 
     /// The two shapes of settings command.

@@ -13,6 +13,12 @@ import Testing
         #expect(Band.of(price, under: t) == expected)
     }
 
+    @Test func eachBandHashesApartAndKeysItsOwnColour() {
+        #expect(Set(Band.allCases.map(\.hashValue)).count == Band.allCases.count)
+        let colors = Dictionary(uniqueKeysWithValues: Band.allCases.map { ($0, $0.defaultColor) })
+        for band in Band.allCases { #expect(colors[band] == band.defaultColor) }
+    }
+
     @Test func negativeThresholdsWork() {
         let negative = Thresholds(greenMax: -0.05, yellowMax: 0, orangeMax: 0.05)
         #expect(Band.of(-0.05, under: negative) == .green)

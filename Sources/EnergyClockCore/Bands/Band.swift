@@ -12,6 +12,20 @@ public enum Band: String, Sendable, CaseIterable, Codable {
     /// Above `orange_max`.
     case red
 
+    /// Hashes the band by its case. A raw-valued enum hashes its raw value, the name, otherwise:
+    /// the bands key the colours and levels that every slot of a day looks up.
+    public func hash(into hasher: inout Hasher) {
+        let ordinal: UInt8 =
+            switch self {
+            case .negative: 0
+            case .green: 1
+            case .yellow: 2
+            case .orange: 3
+            case .red: 4
+            }
+        hasher.combine(ordinal)
+    }
+
     /// The band of `price` under `thresholds`; a price equal to a threshold takes the cheaper band.
     ///
     /// `reversed` reads the bands as for selling: at or above `orange_max` is green, at or above
