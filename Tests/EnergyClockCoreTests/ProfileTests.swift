@@ -114,6 +114,19 @@ import Testing
         }
     }
 
+    @Test func profilesPriceAlikeOnlyWithTheSameNamesInOrderAndBandsAloneChanged() throws {
+        let two = try Profiles(first: .defaults).merged(try update(#"{}"#, profile: "export"), reserved: [], catalog: catalog)
+        let banded = try two.merged(
+            try update(#"{"green_max":0.01,"negative_band":true}"#, profile: "export"), reserved: [], catalog: catalog)
+        #expect(two.pricesAlike(banded) && banded.pricesAlike(two))
+        let taxed = try banded.merged(try update(#"{"vat_percent":9}"#, profile: "export"), reserved: [], catalog: catalog)
+        #expect(!banded.pricesAlike(taxed), "VAT prices the slots")
+        let three = try two.merged(try update(#"{}"#, profile: "heat"), reserved: [], catalog: catalog)
+        #expect(!two.pricesAlike(three) && !three.pricesAlike(two), "a profile came")
+        let other = try Profiles(first: .defaults).merged(try update(#"{}"#, profile: "heat"), reserved: [], catalog: catalog)
+        #expect(!two.pricesAlike(other), "another name")
+    }
+
     @Test func removalAndItsRefusals() throws {
         let two = try Profiles(first: .defaults).merged(try update(#"{}"#, profile: "export"), reserved: [], catalog: catalog)
         #expect(two.names == ["default", "export"])

@@ -7,7 +7,9 @@ struct Feed {
     let key: String
     /// The source's id.
     let source: String
-    /// The settings of a profile on this feed: what a fetch passes to the source (zone, URL, unit).
+    /// The settings of a profile on this feed: what a fetch passes to the source (zone, URL,
+    /// unit). What decides the bands may be older than the profile's, since a change of bands
+    /// alone leaves the feeds as they are.
     var settings: Settings
     /// The longest `history_days` of the profiles on it: how far back it is held and backfilled.
     var historyDays: Int

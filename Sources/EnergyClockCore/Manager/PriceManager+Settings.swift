@@ -87,7 +87,8 @@ extension PriceManager {
             // By name, once: forty profiles are not searched forty times.
             let before = Dictionary(old.all.map { ($0.name, $0.settings) }) { first, _ in first }
             await forgetRemoved(from: old)
-            let feedsChanged = reconcileFeeds(starting: false)
+            // A change of bands alone moves no feed: a feed fetches by what prices the slots.
+            let feedsChanged = committed.pricesAlike(old) ? false : reconcileFeeds(starting: false)
             // Only the profiles the batch changed: the others show what they showed.
             let changed = profiles.all.filter { before[$0.name] != $0.settings }.map(snapshot(of:))
             if currentFirst { await output.publishCurrent(all: changed) } else { await output.publish(all: changed) }

@@ -45,6 +45,13 @@ public struct Profiles: Sendable, Hashable {
         all.first { $0.name == name }?.settings
     }
 
+    /// Whether `other` holds the same profiles in the same order, each pricing every slot as here
+    /// (see ``Settings/pricesAlike(_:)``): `other` differs at most in what decides the bands.
+    package func pricesAlike(_ other: Profiles) -> Bool {
+        all.count == other.all.count
+            && all.indices.allSatisfy { all[$0].name == other.all[$0].name && all[$0].settings.pricesAlike(other.all[$0].settings) }
+    }
+
     /// Whether a profile is called `name`.
     public func contains(_ name: String) -> Bool { all.contains { $0.name == name } }
 

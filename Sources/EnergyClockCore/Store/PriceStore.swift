@@ -107,7 +107,8 @@ public final class PriceStore {
     /// positions stay those of `profiles`.
     public func save(_ profiles: Profiles, over previous: Profiles? = nil) throws(StoreError) {
         try db.transaction(action: "save settings") { () throws(StoreError) in
-            if previous?.first != profiles.first {
+            // Compared where they lie: `first` would copy both settings out.
+            if previous.map({ $0.all[0].settings != profiles.all[0].settings }) ?? true {
                 try db.query(Self.saveSettingsSQL, [.text(profiles.first.json)], action: "save settings")
             }
             if let previous, previous.names == profiles.names {
