@@ -84,6 +84,7 @@ measure() {
         echo "|---|---|---|---|---|---|"
         "$bench" echo "$port" 500
         "$bench" fsync "$work" 200
+        "$bench" fsync "$work" 100 20
 
         # The settings round trip and a storm, on hourly prices: 0.05 × 1.21 = 0.0605, between 0.05 and 0.07.
         start "roundtrip-$n" hourly.json

@@ -56,8 +56,10 @@ func echo(port: Int, count: Int) async throws {
     await client.stop()
 }
 
-/// One 4 KiB write and fsync in `directory`, the cost of a durable settings save.
-func fsyncCost(directory: String, count: Int) {
+/// One 4 KiB write and fsync in `directory`, the cost of a durable settings save: back to back,
+/// or `gap` milliseconds apart, as changes spaced by a person or an automation meet it. On a
+/// virtual machine a sync after a pause costs more: the host's side of the disk has gone idle.
+func fsyncCost(directory: String, count: Int, gap: Int = 0) {
     let path = directory + "/energyclock-bench-fsync"
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     defer {
@@ -67,12 +69,13 @@ func fsyncCost(directory: String, count: Int) {
     let block = [UInt8](repeating: 7, count: 4096)
     var samples: [Double] = []
     for _ in 0..<count {
+        if gap > 0 { usleep(UInt32(gap * 1000)) }
         let start = ContinuousClock.now
         _ = block.withUnsafeBytes { pwrite(fd, $0.baseAddress, 4096, 0) }
         fsync(fd)
         samples.append(milliseconds(since: start))
     }
-    row("one fsync on the store's file system", samples)
+    row(gap > 0 ? "one fsync, \(gap) ms apart" : "one fsync on the store's file system", samples)
 }
 
 /// A settings change until the new retained band arrives: `green_max` moves across the price.

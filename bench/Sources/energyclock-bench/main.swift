@@ -177,8 +177,8 @@ case "roundtrip" where arguments.count == 4:
     try await roundtrip(port: Int(arguments[2])!, count: Int(arguments[3])!)
 case "echo" where arguments.count == 4:
     try await echo(port: Int(arguments[2])!, count: Int(arguments[3])!)
-case "fsync" where arguments.count == 4:
-    fsyncCost(directory: arguments[2], count: Int(arguments[3])!)
+case "fsync" where arguments.count == 4 || arguments.count == 5:
+    fsyncCost(directory: arguments[2], count: Int(arguments[3])!, gap: arguments.count == 5 ? Int(arguments[4])! : 0)
 case "color" where arguments.count >= 6:
     try await colorRoundTrip(
         port: Int(arguments[2])!, count: Int(arguments[3])!, low: arguments[4], high: arguments[5],
@@ -206,7 +206,7 @@ case "profilestorm" where arguments.count == 5:
 default:
     print(
         """
-        usage: energyclock-bench core FIXTURE.json | roundtrip PORT COUNT | echo PORT COUNT | fsync DIR COUNT
+        usage: energyclock-bench core FIXTURE.json | roundtrip PORT COUNT | echo PORT COUNT | fsync DIR COUNT [GAP_MS]
                | color PORT COUNT LOW HIGH [PREFIX…] | spaced PORT COUNT LOW HIGH GAP_MS [PREFIX…] | boundaries PORT COUNT [PREFIX] | fliplag PORT COUNT | storm PORT COUNT | first PORT
                | allprices PORT COUNT FILTER… | lastlag PORT COUNT PROFILES | profilestorm PORT COUNT PROFILES
         """)
