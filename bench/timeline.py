@@ -104,7 +104,8 @@ def who(tid, threads, daemon, bench, broker):
         return "idle"
     pid, name = threads.get(tid, ("", ""))
     if pid == daemon:
-        return "the daemon's MQTT thread" if name == "mqtt" else "the daemon's event loop" if name == "energyclock" else "the daemon, other"
+        # Its other threads (signals, files) are counted with everything else.
+        return "the daemon's MQTT thread" if name == "mqtt" else "the daemon's event loop" if name == "energyclock" else "others"
     return {bench: "the benchmark", broker: "the broker"}.get(pid, "others")
 
 

@@ -169,13 +169,13 @@ package struct TopicTree: Sendable, Equatable {
             guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return nil }
             return (String(decoding: rest[..<slash], as: UTF8.self), String(decoding: rest[(slash + 1)...], as: UTF8.self))
         }
-        guard let (name, leaf) = split ?? nil, !Self.leaves.contains(name) else { return (Profiles.firstName, topic) }
+        guard let (name, leaf) = split, !Self.leaves.contains(name) else { return (Profiles.firstName, topic) }
         return (name, self.topic(leaf))
     }
 
     /// Which settings command `topic` is, if any.
     package func settingsCommand(_ topic: String) -> SettingsCommand? {
-        let command = within(topic) { rest -> SettingsCommand? in
+        within(topic) { rest -> SettingsCommand? in
             guard let fields = Self.level(rest, after: "settings") else { return nil }
             if fields.elementsEqual("set".utf8) { return .object }
             // `settings//set` is a command for the field "", which is answered as unknown like any other.
@@ -184,16 +184,15 @@ package struct TopicTree: Sendable, Equatable {
             guard !name.contains(UInt8(ascii: "/")) else { return nil }
             return .field(String(decoding: name, as: UTF8.self))
         }
-        return command ?? nil
     }
 
     /// `body` of the bytes after the prefix and a slash in `topic`, or nil when `topic` does not
     /// start so. Bytes lent in place: a `String`'s own views index through Unicode-aware code.
-    private func within<Result>(_ topic: String, _ body: (UnsafeRawBufferPointer) -> Result) -> Result? {
+    private func within<Result>(_ topic: String, _ body: (UnsafeRawBufferPointer) -> Result?) -> Result? {
         var topic = topic
         var prefix = prefix
         return topic.withUTF8 { bytes in
-            prefix.withUTF8 { head in Self.level(UnsafeRawBufferPointer(bytes), after: UnsafeRawBufferPointer(head)).map(body) }
+            prefix.withUTF8 { head in Self.level(UnsafeRawBufferPointer(bytes), after: UnsafeRawBufferPointer(head)).flatMap(body) }
         }
     }
 
