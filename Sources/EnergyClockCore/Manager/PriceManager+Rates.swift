@@ -87,6 +87,7 @@ extension PriceManager {
             started: "\(profile)no \(currency) exchange rate is known for some days with prices; their prices are not published "
                 + "until the ECB's reference rates cover them (see --ecb-url)",
             ended: "\(profile)every day with prices has a \(currency) exchange rate again")
+        logPlans(of: snapshot)
         return snapshot
     }
 

@@ -90,7 +90,7 @@ extension PriceManager {
             // A change of bands alone moves no feed: a feed fetches by what prices the slots.
             let feedsChanged = committed.pricesAlike(old) ? false : reconcileFeeds(starting: false)
             // Only the profiles the batch changed: the others show what they showed.
-            let changed = profiles.all.filter { before[$0.name] != $0.settings }.map(snapshot(of:))
+            let changed = profiles.all.filter { before[$0.name] != $0.settings }.map { noted(snapshot(of: $0)) }
             if currentFirst { await output.publishCurrent(all: changed) } else { await output.publish(all: changed) }
             // Logged once what the change made true has left: the line is a whole settings object.
             logChanges(before: before)
@@ -116,6 +116,7 @@ extension PriceManager {
             }
             missingRateLogged.remove(name)
             nonFiniteLogged.remove(name)
+            unsatisfiableLogged = unsatisfiableLogged.filter { !$0.key.hasPrefix(name + "/") }
             await output.removed(profile: name)
         }
     }

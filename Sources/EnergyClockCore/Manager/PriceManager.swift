@@ -68,6 +68,8 @@ public actor PriceManager {
     var missingRateLogged: Set<String> = []
     /// Profiles whose prices are left out because they are not finite; logged when that starts and ends.
     var nonFiniteLogged: Set<String> = []
+    /// The reason each unsatisfiable job (by `profile/job`) was last logged with.
+    var unsatisfiableLogged: [String: String] = [:]
     /// Settings requests submitted and not yet applied, oldest first.
     let inbox = Mutex<[SettingsRequest]>([])
     /// Rung by ``submit(_:)-([SettingsRequest])``: requests wait in ``inbox``.
@@ -172,22 +174,11 @@ public actor PriceManager {
         if !settings.jobs.isEmpty || planBooks[profile.name] != nil {
             let slots = snapshot.today + snapshot.tomorrow
             snapshot.plans = planBooks[profile.name, default: PlanBook()].plans(
-                settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar)
+                settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar,
+                allowance: planningAllowance(of: profile.name))
         }
         return snapshot
     }
-
-    /// Saves the started blocks of every profile whose jobs started one since the last call: after
-    /// the snapshots are published, so that the write (with its fsync) never holds up a boundary.
-    func savePlans() {
-        for name in planBooks.keys where planBooks[name]!.startedChanged {
-            planBooks[name]!.startedChanged = false
-            do { try store.saveNote(Self.planNote(name), planBooks[name]!.startedLines) } catch { logger.warning("\(error)") }
-        }
-    }
-
-    /// The store's note that keeps the started blocks of a profile's jobs across a restart.
-    static func planNote(_ profile: String) -> String { "plans/\(profile)" }
 
     /// Publishes from the cache at once, then fetches and follows the clock, and applies the
     /// submitted settings, until cancelled.

@@ -38,6 +38,9 @@ public struct Plan: Sendable, Hashable {
 
         /// Whether `instant` lies inside `[start, end)`.
         public func contains(_ instant: Date) -> Bool { start <= instant && instant < end }
+
+        /// Its length in seconds.
+        public var duration: TimeInterval { end.timeIntervalSince(start) }
     }
 
     /// The job's name.

@@ -35,8 +35,9 @@ extension PlanBook {
                 let slots = Self.slots(fields[3])
             else { continue }
             kept[String(fields[0])] = Kept(
-                job: job, window: DateInterval(start: windowStart, end: windowStart), slots: slots, nowMeanPrice: nil, offered: [],
-                started: slots)
+                job: job, window: DateInterval(start: windowStart, end: windowStart), slots: slots, nowMeanPrice: nil,
+                whole: job.contiguous || job.minBlock >= job.duration, grid: TimeGrid([], held: slots), offered: [],
+                chosen: [], started: slots)
         }
     }
 

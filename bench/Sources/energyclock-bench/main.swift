@@ -124,6 +124,57 @@ func core(fixture: String) throws {
             _ = kept.plans(jobs, slots: quarters, knownUntil: known, now: planned.addingTimeInterval(900), calendar: calendar)
         })
 
+    // The largest split choice a job may make (Planner.jobBudget), and the job that used to hang
+    // the daemon: 16 hours in pieces over two days of 20-second slots, refused by its budget.
+    let unit = 60.0
+    let minutes = (0..<1999).map { (i: Int) -> PricedSlot in
+        let from = day.addingTimeInterval(Double(i) * unit)
+        let price: Double = 0.05 + Double((i * 7919) % 300) / 1000
+        let slot = PriceSlot(start: from, end: from.addingTimeInterval(unit), market: price)
+        return PricedSlot(slot: slot, components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
+    }
+    let largest = Job(duration: 499, contiguous: false, minBlock: 3, window: nil, repeats: .once, since: day)
+    report(
+        "plan a split job at the job budget",
+        measure(runs: 20) {
+            var book = PlanBook()
+            _ = book.plans(["big": largest], slots: minutes, knownUntil: minutes.last!.slot.end, now: day, calendar: calendar)
+        }, unit: "ms", scale: 1000)
+    let twenty = (0..<8640).map { (i: Int) -> PricedSlot in
+        let from = day.addingTimeInterval(Double(i) * 20)
+        let slot = PriceSlot(start: from, end: from.addingTimeInterval(20), market: 0.1)
+        return PricedSlot(slot: slot, components: PriceComponents(market: 0.1, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
+    }
+    let hog = Job(duration: 960, contiguous: false, minBlock: 0, window: nil, maxPrice: -5, repeats: .once, since: day)
+    report(
+        "refuse 16 h in pieces over 20 s slots",
+        measure(runs: 20) {
+            var book = PlanBook()
+            _ = book.plans(["hog": hog], slots: twenty, knownUntil: twenty.last!.slot.end, now: day, calendar: calendar)
+        })
+
+    // The most a daemon plans in one turn: 64 profiles of 32 split jobs each over two days of
+    // quarter hours, each profile given what the daemon's budget leaves, as the manager does.
+    var many: [String: Job] = [:]
+    for k in 0..<Job.maxCount {
+        let earliest = (k * 97) % 1440 / 15 * 15
+        many["job\(k)"] = Job(
+            duration: 240 + (k % 8) * 60, contiguous: false, minBlock: 30,
+            window: Job.Window(earliest: earliest, deadline: (earliest + 1200) % 1440))
+    }
+    report(
+        "plan 64 profiles of 32 jobs (daemon budget)",
+        measure(runs: 20) {
+            var spent = 0
+            for _ in 0..<64 {
+                var book = PlanBook()
+                let left = PlanBook.daemonBudget - spent
+                let allowance = left < PlanBook.profileBudget ? PlanBook.Allowance(steps: max(0, left), daemon: true) : .profile
+                _ = book.plans(many, slots: quarters, knownUntil: known, now: planned, calendar: calendar, allowance: allowance)
+                spent += book.steps
+            }
+        }, unit: "ms", scale: 1000)
+
     let patches = (0..<1000).map { i in
         try! SettingsPatch.parse(
             field: "green_max", plain: Array(String(format: "%.3f", Double(i % 150) / 1000).utf8), sources: ["energyzero"])
@@ -135,6 +186,31 @@ func core(fixture: String) throws {
         })
     // Written for the store, the settings topic and each answer of a change.
     report("settings as JSON, 100 times", measure(runs: 100) { for _ in 0..<100 { _ = Settings.defaults.json } })
+}
+
+/// Re-plans twenty jobs over two days of quarter hours `runs` times: for callgrind, which counts
+/// the planner's instructions exactly (`valgrind --tool=callgrind … plans 100`).
+func plansOnly(runs: Int) {
+    let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
+    let day = calendar.start(of: LocalDay(year: 2026, month: 10, day: 25))
+    let quarters = (0..<(2 * 96 + 4)).map { (i: Int) -> PricedSlot in
+        let from = day.addingTimeInterval(Double(i) * 900)
+        let price: Double = 0.05 + Double((i * 7919) % 300) / 1000
+        let slot = PriceSlot(start: from, end: from.addingTimeInterval(900), market: price)
+        return PricedSlot(slot: slot, components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
+    }
+    var jobs: [String: Job] = [:]
+    for k in 0..<20 {
+        let earliest = (k * 97) % 1440 / 15 * 15
+        let window = Job.Window(earliest: earliest, deadline: (earliest + 600 + k * 30) % 1440)
+        jobs["job\(k)"] = Job(
+            duration: 60 + (k % 6) * 30, contiguous: k % 2 == 0, minBlock: k % 2 == 0 ? 0 : 30 + (k % 3) * 15, window: window)
+    }
+    let planned = day.addingTimeInterval(13 * 3600)
+    for _ in 0..<runs {
+        var book = PlanBook()
+        _ = book.plans(jobs, slots: quarters, knownUntil: quarters.last!.slot.end, now: planned, calendar: calendar)
+    }
 }
 
 /// Sends `count` settings changes one after another and times each until its result arrives.
@@ -173,6 +249,8 @@ let arguments = CommandLine.arguments
 switch arguments.dropFirst().first {
 case "core" where arguments.count == 3:
     try core(fixture: arguments[2])
+case "plans" where arguments.count == 3:
+    plansOnly(runs: Int(arguments[2])!)
 case "roundtrip" where arguments.count == 4:
     try await roundtrip(port: Int(arguments[2])!, count: Int(arguments[3])!)
 case "echo" where arguments.count == 4:
