@@ -87,9 +87,11 @@ package final class ManualClock: WallClock {
     }
 
     /// Moves the clock to `instant`, wakes everyone whose deadline has passed, and returns once as
-    /// many tasks are asleep on the clock again (or `timeout` seconds of real time have passed).
+    /// many tasks are asleep on the clock again (or `timeout` seconds of real time have passed: a
+    /// minute by default, as the whole suite on two cores can hold the cooperative threads for
+    /// 10-20 s at its start).
     @discardableResult
-    package func advance(to instant: Date, timeout: Double = 20) async -> Bool {
+    package func advance(to instant: Date, timeout: Double = 60) async -> Bool {
         let id = state.withLock { s in
             s.nextID += 1
             return s.nextID
@@ -111,7 +113,7 @@ package final class ManualClock: WallClock {
     /// Returns once someone sleeps on the clock, until `deadline` when one is given; false when
     /// nobody did within `timeout` seconds of real time.
     @discardableResult
-    package func waitForSleeper(until deadline: Date? = nil, timeout: Double = 20) async -> Bool {
+    package func waitForSleeper(until deadline: Date? = nil, timeout: Double = 60) async -> Bool {
         let id = state.withLock { s in
             s.nextID += 1
             return s.nextID

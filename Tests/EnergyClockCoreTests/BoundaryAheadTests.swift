@@ -21,7 +21,7 @@ import Testing
         #expect(clock.nextDeadline == at("2025-12-17T10:00:00+01:00"))
 
         await clock.advance(to: at("2025-12-17T10:00:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         let shown = try #require(output.last)
         #expect(shown.now == at("2025-12-17T10:00:00+01:00"))
         #expect(shown.current?.slot.start == at("2025-12-17T10:00:00+01:00"))

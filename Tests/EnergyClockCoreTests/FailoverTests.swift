@@ -66,7 +66,7 @@ import Testing
         let ids = ["energyzero", "other"]
         manager.submit(request(#"{"source":"other"}"#, sources: ids))
         #expect(await output.wait { $0.last?.source == "other" && $0.last?.current?.slot.market == 2 })
-        await settle(clock)
+        await settle(clock, manager)
         let fetchesOfA = a.requests.count
         a.fail(true)  // Going back must not need the network.
         manager.submit(request(#"{"source":"energyzero"}"#, sources: ids))

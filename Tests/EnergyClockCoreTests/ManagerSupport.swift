@@ -18,20 +18,26 @@ func makeManager(
     return (manager, output)
 }
 
-/// Starts `manager.run()` and waits until it sleeps on the clock.
+/// Starts `manager.run()` and waits until it is settled.
 func start(_ manager: PriceManager, _ clock: ManualClock) async -> Task<Void, any Error> {
     let task = Task { try await manager.run() }
-    await settle(clock)
+    await settle(clock, manager)
     return task
 }
 
-/// Returns once the run loop is asleep on the clock, or after a minute of real time.
+/// Returns once the manager is settled (both its tasks asleep on the clock, the clock's knowing of
+/// every change: see `PriceManager.isSettled`), or after a minute of real time.
 ///
-/// Not the clock's default 20 s: under the whole suite on two cores the tasks of other suites
-/// hold the cooperative threads for the first 10-20 s, and a manager started then fell asleep
-/// only after that wait had run out (twice in about a dozen runs).
-func settle(_ clock: ManualClock) async {
-    await clock.waitForSleeper(timeout: 60)
+/// A minute, not the clock's default 20 s: under the whole suite on two cores the tasks of other
+/// suites hold the cooperative threads for the first 10-20 s, and a manager started then fell
+/// asleep only after that wait had run out (twice in about a dozen runs).
+func settle(_ clock: ManualClock, _ manager: PriceManager) async {
+    let deadline = Date().addingTimeInterval(60)
+    while Date() < deadline {
+        if await manager.isSettled, clock.sleeperCount >= 2 { return }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+    Issue.record("the manager did not settle within a minute")
 }
 
 /// A settings request parsed from a JSON object for the first profile's `settings/set`.

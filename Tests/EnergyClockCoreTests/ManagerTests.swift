@@ -23,7 +23,7 @@ import Testing
 
         // Jump to the next hour: the current slot moves exactly there.
         await clock.advance(to: at("2025-12-17T11:00:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         #expect(output.last?.current?.slot.start == at("2025-12-17T11:00:00+01:00"))
         // One fetch for today; the rest are single-day backfill requests for older history.
         #expect(source.requests.filter { $0 >= day } == [day])
@@ -48,28 +48,28 @@ import Testing
         #expect(output.last?.current?.band == .green)
         #expect(output.last?.today == (try await fresh()).today)
         await clock.advance(to: at("2025-12-17T10:30:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         #expect(output.last?.now == at("2025-12-17T10:30:00+01:00"))
         #expect(output.last == (try await fresh()))
 
         source.set(quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market * 2) })
         await manager.refreshNow()
         #expect(await output.wait { abs(($0.last?.current?.price ?? 0) - 0.20 * 1.21) < 1e-12 })
-        await settle(clock)
+        await settle(clock, manager)
         #expect(output.last?.today == (try await fresh()).today)
         await clock.advance(to: at("2025-12-17T10:45:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         #expect(output.last?.now == at("2025-12-17T10:45:00+01:00"))
         #expect(output.last == (try await fresh()))
 
         // Woken long after the boundary it slept towards: the slot of the hour it wakes in.
         await clock.advance(to: at("2025-12-17T12:10:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         #expect(output.last?.current?.slot.start == at("2025-12-17T12:00:00+01:00"))
         #expect(output.last == (try await fresh()))
 
         await clock.advance(to: at("2025-12-18T00:00:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         #expect(output.last?.current?.slot.start == at("2025-12-18T00:00:00+01:00"))
         #expect(output.last?.today == (try await fresh()).today)
     }
@@ -82,7 +82,7 @@ import Testing
         let before = try #require(output.last)
         #expect(before.tomorrow.count == 24)
         await clock.advance(to: at("2025-12-18T00:00:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         let after = try #require(output.last)
         #expect(after.today.map(\.slot) == before.tomorrow.map(\.slot))
         #expect(after.tomorrow.isEmpty)
@@ -125,7 +125,7 @@ import Testing
         source.fail(false)
         source.set(quarterDays(around: LocalDay(year: 2025, month: 12, day: 18)))
         await clock.advance(to: retry)
-        await settle(clock)
+        await settle(clock, manager)
         #expect(await output.wait { $0.last?.stale == false && $0.last?.tomorrow.count == 24 })
     }
 
@@ -156,13 +156,13 @@ import Testing
         #expect(source.requests.filter { $0 >= day } == [day])
         #expect(clock.nextDeadline == at("2025-12-17T12:15:00+01:00"))
         await clock.advance(to: at("2025-12-17T13:00:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         // At 13:00 it asks for today (with neighbours) and then tomorrow directly, finds nothing, and polls again in 5 min.
         #expect(source.requests.filter { $0 >= day } == [day, day, day.adding(days: 1)])
         #expect(clock.nextDeadline == at("2025-12-17T13:05:00+01:00"))
         source.set(quarterDays(around: day))
         await clock.advance(to: at("2025-12-17T13:05:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         #expect(await output.wait { $0.last?.tomorrowValid == true })
         #expect(output.last?.tomorrow.count == 24)
     }
@@ -175,7 +175,7 @@ import Testing
         defer { run.cancel() }
         #expect(source.requests.filter { $0 >= day } == [day])
         await clock.advance(to: at("2025-12-17T13:15:00+01:00"))
-        await settle(clock)
+        await settle(clock, manager)
         #expect(source.requests.filter { $0 >= day } == [day, day])
     }
 
@@ -212,7 +212,7 @@ import Testing
         source.fail(true)
         await manager.refreshNow()
         #expect(await output.wait { $0.last?.stale == true })
-        await settle(clock)
+        await settle(clock, manager)
         // The source heals; the backoff retry clears stale although nothing was missing.
         source.fail(false)
         let retry = try #require(clock.nextDeadline)

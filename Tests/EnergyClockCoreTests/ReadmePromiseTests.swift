@@ -49,7 +49,7 @@ import Testing
         defer { second.cancel() }
         await clock.advance(to: at("2025-12-18T00:00:00+01:00"))
         #expect(await output.wait { $0.last.map { amsterdam.day(containing: $0.now) } == LocalDay(year: 2025, month: 12, day: 18) })
-        await settle(clock)
+        await settle(clock, again)
         await again.close()
         let after = try PriceStore(directory: directory)
         let remaining = try after.slots(source: "energyzero", overlapping: all)
@@ -72,7 +72,7 @@ import Testing
         // Through every wake-up before 15:00 (slot boundaries), tomorrow is not asked for.
         let hour = at("2025-12-17T15:00:00+01:00")
         while true {
-            await settle(clock)
+            await settle(clock, manager)
             guard let next = clock.nextDeadline, next < hour else { break }
             #expect(!source.requests.contains(tomorrow))
             await clock.advance(to: next)
@@ -81,7 +81,7 @@ import Testing
         #expect(clock.nextDeadline == hour)
         await clock.advance(to: hour)
         #expect(await output.wait { _ in source.requests.contains(tomorrow) })
-        await settle(clock)
+        await settle(clock, manager)
         // Still missing: the next poll is a minute later, before the next quarter-hour.
         #expect(clock.nextDeadline == at("2025-12-17T15:01:00+01:00"))
     }

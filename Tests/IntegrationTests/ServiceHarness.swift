@@ -58,14 +58,23 @@ final class ServiceHarness: Sendable {
 
     /// Moves the test clock from one wake-up of the daemon to the next, never beyond `limit`, until
     /// `condition` holds: a fetch that was slow in real time (a loaded machine) is simply retried
-    /// in test time. Gives up after 60 s of real time.
+    /// in test time. The clock moves only while the manager is settled (`PriceManager.isSettled`):
+    /// while a fetch runs, the clock's task sleeps towards a boundary worked out before it, and the
+    /// fetch's answer is to be seen at the instant it was asked for. Gives up after 60 s of real time.
     func advance(until condition: () -> Bool, limit: Date = .distantFuture) async -> Bool {
         let deadline = Date().addingTimeInterval(60)
         while !condition(), Date() < deadline {
-            if let next = clock.nextDeadline, next <= limit { await clock.advance(to: next) }
+            if await isSettled, let next = clock.nextDeadline, next <= limit { await clock.advance(to: next) }
             try? await Task.sleep(for: .milliseconds(5))
         }
         return condition()
+    }
+
+    /// Whether the manager is settled: its fetches done and shown, and both its tasks asleep on the
+    /// clock, the clock's towards the boundary they leave next (the sleeps are counted too: a task
+    /// that is about to sleep has not told the clock its deadline yet).
+    var isSettled: Bool {
+        get async { await service.manager.isSettled && clock.sleeperCount >= 2 }
     }
 
     /// Cancels the service, which shuts down as on SIGTERM.

@@ -1,6 +1,43 @@
 import FoundationEssentials
+import Platform
 
 extension PriceManager {
+    /// Fetches what the feeds and the exchange rates need, when they need it, until cancelled;
+    /// after each round the profiles are published, and the clock's task is told that the next
+    /// boundary may have moved. Fetches wait here, never on the clock's task.
+    func followSources() async throws {
+        while true {
+            try Task.checkCancellation()
+            let now = clock.now
+            var fetched = await refreshRatesIfDue(at: now)
+            let next = nextEvent(after: now)
+            var deadline = min(next, nextRatesCheck(after: now))
+            var due: [String] = []
+            for key in feeds.keys.sorted() {
+                switch feeds[key]!.schedule.decide(now: now, need: need(key, at: now), nextEvent: next) {
+                case .fetch: due.append(key)
+                case let .wait(until: time): deadline = min(deadline, time)
+                }
+            }
+            if !due.isEmpty {
+                // The heap the parses leave free goes back to the system when the daemon's loop
+                // rests (`Memory.trimWhenFreed`, after the publish that follows).
+                await refresh(due)
+                fetched = true
+            }
+            if fetched {
+                ahead = nil
+                try Task.checkCancellation()
+                await showAll(at: clock.now)
+                retime()
+                continue
+            }
+            sourcesAsleep = true
+            defer { sourcesAsleep = false }
+            try await sleep(until: deadline, or: woken)
+        }
+    }
+
     /// Refreshes the feeds `keys`, side by side.
     func refresh(_ keys: [String]) async {
         if keys.count == 1 {

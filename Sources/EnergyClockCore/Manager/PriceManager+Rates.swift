@@ -31,8 +31,11 @@ extension PriceManager {
     /// Fetches the ECB's reference rates when prices are converted and new rates are due.
     ///
     /// A failed fetch keeps the rates known and marks the prices stale until a fetch succeeds.
-    func refreshRatesIfDue(at now: Date) async {
-        guard convertsCurrency, let feed = catalog.rateFeed, ratesSchedule.isDue(at: now, latest: rates.latestDay) else { return }
+    /// Returns whether it fetched, successfully or not.
+    @discardableResult
+    func refreshRatesIfDue(at now: Date) async -> Bool {
+        guard convertsCurrency, let feed = catalog.rateFeed, ratesSchedule.isDue(at: now, latest: rates.latestDay) else { return false }
+        defer { ahead = nil }
         do {
             let (day, fetched) = try await feed.fetch()
             // A file dated after today would stand as the newest rates for good: never fetched again.
@@ -64,6 +67,7 @@ extension PriceManager {
             let kept = rates.latestDay.map { "keeping the rates of \($0)" } ?? "no rates are known, so no converted prices are published"
             logger.warning("exchange rates fetch failed: \(error); \(kept)")
         }
+        return true
     }
 
     /// When the run loop should next look at the rates; far away when prices are not converted.

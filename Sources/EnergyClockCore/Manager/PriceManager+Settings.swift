@@ -82,6 +82,7 @@ extension PriceManager {
         }
 
         if committed != old {
+            let converting = convertedCurrencies
             profiles = committed
             ahead = nil
             // By name, once: forty profiles are not searched forty times.
@@ -95,9 +96,11 @@ extension PriceManager {
             // Logged once what the change made true has left: the line is a whole settings object.
             logChanges(before: before)
             savePlans()
-            // The run loop decides again when there is something to fetch; a new threshold alone
-            // moves no boundary, so the other profiles are not derived again for it.
-            if feedsChanged { wake() }
+            // The sources are looked at again when there is something to fetch, exchange rates
+            // included (a new currency is converted at once, not at the next boundary); a new
+            // threshold alone moves no boundary, so the other profiles are not derived again for it.
+            if feedsChanged || convertedCurrencies != converting { wake() }
+            if !committed.pricesAlike(old) { retime() }
         }
 
         for (request, result) in zip(batch, results) {

@@ -74,8 +74,17 @@ public actor PriceManager {
     let inbox = Mutex<[SettingsRequest]>([])
     /// Rung by ``submit(_:)-([SettingsRequest])``: requests wait in ``inbox``.
     let submitted = Doorbell()
-    /// Rung by ``wake()``: the run loop decides again.
+    /// Rung by ``wake()``: the sources are looked at again (see ``followSources()``).
     let woken = Doorbell()
+    /// Rung by ``retime()``: the clock's task works out its next event again (see ``followClock()``).
+    let retimed = Doorbell()
+    /// How often ``retimed`` rang, and how many of those rings the clock's task had seen when it
+    /// last went to sleep; with ``sourcesAsleep``, what ``isSettled`` tells a test.
+    var retimes = 0
+    var retimesSeen = -1
+    var sourcesAsleep = false
+    /// The instant every profile was last published for, by either task.
+    var shownAt: Date?
 
     /// A manager over `store`, restoring the saved profiles (or the defaults on first start).
     ///
@@ -180,11 +189,16 @@ public actor PriceManager {
         return snapshot
     }
 
-    /// Publishes from the cache at once, then fetches and follows the clock, and applies the
+    /// Publishes from the cache at once, then follows the clock, fetches, and applies the
     /// submitted settings, until cancelled.
+    ///
+    /// The clock and the sources are followed by two tasks: a slot boundary never waits for a
+    /// fetch, however slowly an answer drips in.
     public func run() async throws {
+        reconcileFeeds(starting: true)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await self.followClock() }
+            group.addTask { try await self.followSources() }
             group.addTask { await self.applySubmitted() }
             defer { group.cancelAll() }
             try await group.next()
@@ -192,35 +206,31 @@ public actor PriceManager {
         try Task.checkCancellation()
     }
 
-    /// Publishes from the cache at once, then fetches and follows the clock until cancelled.
+    /// Publishes at once, then at every slot boundary, midnight, publication hour and job window
+    /// edge, until cancelled. Between them it sleeps; a change of prices or settings that moves
+    /// the next of them rings ``retimed``, and it sleeps again until the new one.
     func followClock() async throws {
-        reconcileFeeds(starting: true)
         while true {
             try Task.checkCancellation()
             let now = clock.now
             rollOver(at: now)
-            await refreshRatesIfDue(at: now)
-            await output.publish(all: snapshotsNow(at: now).map(noted))
-            savePlans()
+            // Whatever woke the task (the event, or a ring just before or after it), every event
+            // since the profiles were last shown whole is shown now.
+            if shownAt.map({ nextEvent(after: $0) <= now }) ?? true { await showAll(at: now) }
             let next = nextEvent(after: now)
-            var deadline = min(next, nextRatesCheck(after: now))
-            var due: [String] = []
-            for key in feeds.keys.sorted() {
-                switch feeds[key]!.schedule.decide(now: now, need: need(key, at: now), nextEvent: next) {
-                case .fetch: due.append(key)
-                case let .wait(until: time): deadline = min(deadline, time)
-                }
-            }
-            if due.isEmpty {
-                if deadline == next { prepare(for: next) }
-                checkpointIfLong()
-                try await sleep(until: deadline)
-            } else {
-                // The heap the parses leave free goes back to the system when the daemon's loop
-                // rests (`Memory.trimWhenFreed`, after the publish that follows).
-                await refresh(due)
-            }
+            prepare(for: next)
+            checkpointIfLong()
+            retimesSeen = retimes
+            try await sleep(until: next, or: retimed)
+            retimesSeen = -1
         }
+    }
+
+    /// Publishes every profile as of `now`, and notes that everything up to `now` is shown.
+    func showAll(at now: Date) async {
+        shownAt = now
+        await output.publish(all: snapshotsNow(at: now).map(noted))
+        savePlans()
     }
 
     /// Loads the caches and fetches once what they lack; for one-shot use without ``run()``.
@@ -264,21 +274,31 @@ public actor PriceManager {
         store.close()
     }
 
-    /// Sleeps until `deadline`, or until a change calls ``wake()``.
-    func sleep(until deadline: Date) async throws {
+    /// Sleeps until `deadline`, or until `bell` rings.
+    func sleep(until deadline: Date, or bell: Doorbell) async throws {
         let clock = clock
-        let woken = woken
         await withTaskGroup(of: Void.self) { group in
             group.addTask { try? await clock.sleep(until: deadline) }
-            group.addTask { await woken.wait() }
+            group.addTask { await bell.wait() }
             await group.next()
             group.cancelAll()
         }
         try Task.checkCancellation()
     }
 
-    /// Cuts a sleep short so the run loop decides again (the next sleep, when it is awake).
+    /// Cuts the sources' sleep short so that they decide again (the next sleep, when awake).
     func wake() {
         woken.ring()
     }
+
+    /// Cuts the clock's sleep short so that it works out its next event again: prices or
+    /// settings changed what the next slot boundary is.
+    func retime() {
+        retimes += 1
+        retimed.ring()
+    }
+
+    /// Whether both of ``run()``'s tasks sleep, the sources' and the clock's, and the clock's
+    /// knows of every change since: a test's sign that what it caused is done and shown.
+    package var isSettled: Bool { sourcesAsleep && retimesSeen == retimes }
 }
