@@ -152,6 +152,55 @@ void ecl_loop_stop(ecl_loop *loop) {
 
 uint64_t ecl_loop_wakeups(ecl_loop *loop) { return atomic_load_explicit(&loop->wakeups, memory_order_relaxed); }
 
+// What the calling thread does now (ecl_activity_begin), and the first name the work it runs
+// now gave.
+static _Thread_local const char *activity;
+static _Thread_local ecl_loop *watched;
+
+void ecl_loop_set_watch(ecl_loop *loop, uint64_t limit, ecl_held_callback held, void *context) {
+    loop->hold_limit = limit;
+    loop->held = held;
+    loop->held_context = context;
+}
+
+const char *ecl_activity_begin(const char *label) {
+    const char *previous = activity;
+    activity = label;
+    if (watched != NULL) {
+        const char *none = NULL;
+        atomic_compare_exchange_strong_explicit(&watched->busy_label, &none, label, memory_order_relaxed, memory_order_relaxed);
+    }
+    return previous;
+}
+
+void ecl_activity_end(const char *previous) { activity = previous; }
+
+bool ecl_loop_busy(ecl_loop *loop, uint64_t *nanoseconds, const char **label) {
+    uint64_t since = atomic_load_explicit(&loop->busy_since, memory_order_acquire);
+    if (since == 0) return false;
+    uint64_t now = ecl_now();
+    *nanoseconds = now > since ? now - since : 0;
+    *label = atomic_load_explicit(&loop->busy_label, memory_order_relaxed);
+    return true;
+}
+
+void ecl__run(ecl_loop *loop, item work) {
+    if (loop->hold_limit == 0) {
+        work.callback(work.context);
+        return;
+    }
+    uint64_t start = ecl_now();
+    atomic_store_explicit(&loop->busy_label, NULL, memory_order_relaxed);
+    atomic_store_explicit(&loop->busy_since, start, memory_order_release);
+    watched = loop;
+    work.callback(work.context);
+    watched = NULL;
+    uint64_t took = ecl_now() - start;
+    atomic_store_explicit(&loop->busy_since, 0, memory_order_release);
+    if (took > loop->hold_limit && loop->held != NULL)
+        loop->held(loop->held_context, took, atomic_load_explicit(&loop->busy_label, memory_order_relaxed));
+}
+
 void ecl_loop_set_rest(ecl_loop *loop, uint64_t after, ecl_callback callback, void *context) {
     pthread_mutex_lock(&loop->lock);
     loop->rest = (item){callback, context};
@@ -227,7 +276,7 @@ void ecl_loop_run(ecl_loop *loop) {
             loop->worked = false;
             item rest = loop->rest;
             pthread_mutex_unlock(&loop->lock);
-            rest.callback(rest.context);
+            ecl__run(loop, rest);
             pthread_mutex_lock(&loop->lock);
             continue;
         }
@@ -255,7 +304,7 @@ void ecl_loop_run(ecl_loop *loop) {
         }
         item work = ecl__pop_ready(loop);
         pthread_mutex_unlock(&loop->lock);
-        work.callback(work.context);
+        ecl__run(loop, work);
         pthread_mutex_lock(&loop->lock);
     }
     pthread_mutex_unlock(&loop->lock);

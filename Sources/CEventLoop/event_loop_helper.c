@@ -67,7 +67,7 @@ bool ecl_loop_help(ecl_loop *loop, uint64_t budget) {
         item work = ecl__pop_ready(loop);
         pthread_mutex_unlock(&loop->lock);
         helper.running = true;
-        work.callback(work.context);
+        ecl__run(loop, work);
         if (helper.between.callback != NULL) helper.between.callback(helper.between.context);
         helper.running = false;
         pthread_mutex_lock(&loop->lock);
@@ -79,7 +79,7 @@ bool ecl_loop_help(ecl_loop *loop, uint64_t budget) {
         item rest = loop->rest;
         loop->helping = true;
         pthread_mutex_unlock(&loop->lock);
-        rest.callback(rest.context);
+        ecl__run(loop, rest);
         pthread_mutex_lock(&loop->lock);
         loop->helping = false;
     }

@@ -49,7 +49,18 @@ struct ecl_loop {
     item rest;
     uint64_t rest_after;
     bool worked;
+    // The watch over the work (see ecl_loop_set_watch): when the work that runs now began
+    // (0 while none runs) and the first activity it named, read from any thread.
+    _Atomic uint64_t busy_since;
+    _Atomic(const char *) busy_label;
+    uint64_t hold_limit;
+    ecl_held_callback held;
+    void *held_context;
 };
+
+// Runs one piece of work under the watch: notes when it began and, after it, calls the held
+// callback when it ran longer than the hold limit. On the loop thread or a helper.
+void ecl__run(ecl_loop *loop, item work);
 
 // Wakes the loop thread when it waits and no helper runs the work; with the lock held.
 void ecl__wake_if_waiting(ecl_loop *loop);

@@ -233,8 +233,9 @@ package actor MQTTPublisher: ManagerOutput {
         var failure: SinkFailure?
         // Everything one event sends goes to the connection together: one wake-up of the MQTT
         // thread and as few segments as the messages fit in.
+        let actions = EventLoop.doing("rendering topics") { state.handle(event, at: clock.now) }
         sink.together {
-            for action in state.handle(event, at: clock.now) {
+            for action in actions {
                 switch action {
                 case let .send(message) where failure == .notConnected:
                     undelivered.append(message)

@@ -121,6 +121,33 @@ package struct EventLoop: @unchecked Sendable {
         ecl_loop_set_rest(raw, nanoseconds, runKeptBox, Unmanaged.passRetained(Box(body)).toOpaque())
     }
 
+    /// Watches every piece of work the loop runs: one that holds it for longer than `limit`
+    /// seconds is reported to `held` once it is over, with how long it took and the activity it
+    /// first named (``doing(_:_:)``). Set it once, before ``run()``.
+    package func watch(limit seconds: Double, _ held: @escaping @Sendable (_ seconds: Double, _ activity: String?) -> Void) {
+        let box = Unmanaged.passRetained(HeldBox(held)).toOpaque()  // Kept by the loop for the life of the process.
+        ecl_loop_set_watch(raw, UInt64(max(0.000_001, min(seconds, 1e6)) * 1e9), runHeldBox, box)
+    }
+
+    /// Runs `body` named `activity`, so that a watch (``watch(limit:_:)``) that finds the loop
+    /// held says what held it. A thread-local store and back: cheap enough for every change.
+    package static func doing<T, Failure: Error>(_ activity: StaticString, _ body: () throws(Failure) -> T) throws(Failure) -> T {
+        // A literal's text is NUL-terminated and lives as long as the program.
+        let previous = ecl_activity_begin(UnsafeRawPointer(activity.utf8Start).assumingMemoryBound(to: CChar.self))
+        defer { ecl_activity_end(previous) }
+        return try body()
+    }
+
+    /// What the loop has been running, and for how long, when it runs something now: "has run
+    /// planning jobs for 12.3 s". From any thread; the shutdown's guard says it.
+    package var busyReport: String? {
+        var nanoseconds: UInt64 = 0
+        var activity: UnsafePointer<CChar>?
+        guard ecl_loop_busy(raw, &nanoseconds, &activity) else { return nil }
+        let what = activity.map { String(cString: $0) } ?? "a piece of work"
+        return "has run \(what) for \(Double(nanoseconds / 1_000_000) / 1000) s"
+    }
+
     /// How often the loop thread woke from a wait: each wake-up is a timer, new work or a stop.
     package var wakeUps: UInt64 { ecl_loop_wakeups(raw) }
 
@@ -189,6 +216,16 @@ private final class ThreadBox {
 
 private func runThreadBox(_ context: UnsafeMutableRawPointer?) {
     Unmanaged<ThreadBox>.fromOpaque(context!).takeUnretainedValue().body()
+}
+
+/// The watch's report, kept by the C loop.
+private final class HeldBox: Sendable {
+    let body: @Sendable (Double, String?) -> Void
+    init(_ body: @escaping @Sendable (Double, String?) -> Void) { self.body = body }
+}
+
+private func runHeldBox(_ context: UnsafeMutableRawPointer?, _ nanoseconds: UInt64, _ activity: UnsafePointer<CChar>?) {
+    Unmanaged<HeldBox>.fromOpaque(context!).takeUnretainedValue().body(Double(nanoseconds) / 1e9, activity.map { String(cString: $0) })
 }
 
 /// Runs a closure the C loop keeps, and calls again.

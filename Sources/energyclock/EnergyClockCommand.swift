@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import MQTTClient
 import Platform
+import Synchronization
 
 /// The `energyclock` command line.
 @main
@@ -110,8 +111,12 @@ enum ExitStatus {
 
 /// `energyclock run`: the daemon.
 enum Daemon {
-    /// Seconds a shutdown may take before the process ends regardless.
-    static let shutdownLimit = 10
+    /// Seconds a shutdown may take before the process ends regardless: within five seconds of
+    /// SIGTERM, as a service manager or a container runtime expects, whatever the loop is doing.
+    static let shutdownLimit = 4.0
+
+    /// Seconds any one piece of work may hold the event loop; the watch logs each that holds it longer.
+    static let holdLimit = 0.010
 
     /// Runs until SIGTERM, SIGINT or SIGHUP; returns the exit status.
     static func run(_ config: Configuration) async -> Int32 {
@@ -120,7 +125,21 @@ enum Daemon {
         // goes back to the system (not at the pauses of a publish, nor between one-second slots).
         EventLoop.global?.whenResting(after: 1) { Memory.trimWhenFreed() }
         let logger = config.logger("energyclock")
-        let signals = SignalStream.termination()
+        // The watch over the loop: whatever holds it for longer than the bound is named in the
+        // log, at most once a minute with a count of the others.
+        let holds = Mutex(LogThrottle(interval: 60))
+        EventLoop.global?.watch(limit: holdLimit) { seconds, activity in
+            let admitted = holds.withLock { $0.admit("held") }
+            guard admitted.allowed else { return }
+            let others = admitted.suppressed > 0 ? "; \(admitted.suppressed) more since the last such line" : ""
+            logger.warning(
+                "the event loop was held for \(Int(seconds * 1000)) ms by \(activity ?? "unnamed work") (the bound is \(Int(holdLimit * 1000)) ms)\(others)"
+            )
+        }
+        let signals = SignalStream.termination(guardedFor: shutdownLimit) { why in
+            // On the signals thread: the event loop may be held, and is not waited for.
+            logger.error("\(why); exiting now\(EventLoop.global.flatMap(\.busyReport).map { " (the event loop \($0))" } ?? "")")
+        }
         let service: EnergyClockService
         let lock: StateLock
         do {
@@ -141,18 +160,13 @@ enum Daemon {
         )
 
         let running = Task { try await service.run() }
+        // Whatever a fetch, a parse, a helper or the loop itself is doing, the process ends: every
+        // part stops within a second or two, and should one not, the signals thread ends it (see
+        // SignalStream) and the broker's Last Will says `offline` once the connection drops with it.
         let stopper = Task {
             for await number in signals {
                 logger.info("received signal \(number), shutting down")
                 running.cancel()
-                // Whatever a fetch, a parse or a helper is doing, the process ends: every part
-                // stops within a second or two, and should one not, the broker's Last Will says
-                // `offline` once the connection drops with the process.
-                DetachedThread.start(name: "shutdown-guard") {
-                    sleep(UInt32(Daemon.shutdownLimit))
-                    logger.error("shutdown took longer than \(Daemon.shutdownLimit) s; exiting now")
-                    _exit(ExitStatus.failure)
-                }
                 return
             }
         }

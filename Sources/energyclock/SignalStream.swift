@@ -1,3 +1,4 @@
+import EnergyClockCore
 import Glibc
 import Platform
 
@@ -20,16 +21,23 @@ enum SignalStream {
     }
 
     /// A stream that yields each termination signal as it arrives; ``block()`` must have run.
-    static func termination() -> AsyncStream<Int32> {
+    ///
+    /// The thread that takes the signals is also the shutdown's guard, outside the event loop, so
+    /// that it acts whatever the loop is doing: `limit` seconds after the first signal, or at a
+    /// second one, it calls `expire` with what it waited for and ends the process with status 1.
+    static func termination(guardedFor limit: Double, expire: @escaping @Sendable (String) -> Void) -> AsyncStream<Int32> {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let started = DetachedThread.start(name: "signals") {
             var set = signalSet()
-            while true {
-                var number: Int32 = 0
-                guard sigwait(&set, &number) == 0 else { continue }
-                // After the stream ends, later signals are taken and dropped, as if ignored.
-                continuation.yield(number)
-            }
+            var number: Int32 = 0
+            while sigwait(&set, &number) != 0 {}
+            continuation.yield(number)
+            // From here on the process ends within `limit` seconds: a second signal ends it now.
+            var timeout = timespec(tv_sec: Int(limit), tv_nsec: Int((limit - limit.rounded(.down)) * 1e9))
+            var info = siginfo_t()
+            let second = sigtimedwait(&set, &info, &timeout)
+            expire(second > 0 ? "a second signal (\(second)) came" : "shutdown took longer than \(DecimalFormat.string(limit)) s")
+            _exit(1)
         }
         if !started {
             // Without a thread to take them, the signals end the process the default way.

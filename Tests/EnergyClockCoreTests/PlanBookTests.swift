@@ -179,7 +179,7 @@ import Testing
         #expect(refused.status == .unsatisfiable)
         #expect(
             refused.reason
-                == "choosing 3600 units of 1 s in pieces takes 25927200 steps, more than the 1000000 a job may; make it contiguous, raise min_block or show hourly slots (resolution: hour)"
+                == "choosing 3600 units of 1 s in pieces takes more than the 1000000 steps a job may; make it contiguous, raise min_block or show hourly slots (resolution: hour)"
         )
         // Contiguous, it is a single pass.
         let block = Self.plan(Job(duration: 60, window: whole), seconds, at: "2026-03-30T00:00:00+02:00")

@@ -76,6 +76,27 @@ void ecl_yield_looking(void);
 /// Inside a `between` that ecl_yield_looking called: it is to look for input now.
 bool ecl_yield_looks(void);
 
+/// Called after a piece of work held the loop for longer than its hold limit: how long, in
+/// nanoseconds, and the first activity it named (`ecl_activity_begin`), or NULL.
+typedef void (*ecl_held_callback)(void *context, uint64_t nanoseconds, const char *activity);
+
+/// Watches every piece of work the loop runs: one that runs longer than `limit` nanoseconds is
+/// reported to `held(context, …)` once it is over, on the thread that ran it. Set it once, before
+/// `ecl_loop_run`; `held` NULL watches without reporting (for `ecl_loop_busy`).
+void ecl_loop_set_watch(ecl_loop *loop, uint64_t limit, ecl_held_callback held, void *context);
+
+/// Names what the calling thread does from now on, for the watch; returns the name it replaces,
+/// to hand back to `ecl_activity_end`. `label` must live for the life of the process (a static
+/// string). The first name a piece of work gives is the one reported.
+const char *ecl_activity_begin(const char *label);
+
+/// Ends the activity `ecl_activity_begin` began, restoring `previous`.
+void ecl_activity_end(const char *previous);
+
+/// Whether a piece of work runs on `loop` now; if so, for how many nanoseconds it has, and the
+/// first activity it named (or NULL). From any thread: the shutdown's guard asks it.
+bool ecl_loop_busy(ecl_loop *loop, uint64_t *nanoseconds, const char **activity);
+
 /// How many times the loop thread has woken from a wait since it was created.
 uint64_t ecl_loop_wakeups(ecl_loop *loop);
 

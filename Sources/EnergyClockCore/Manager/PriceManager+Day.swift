@@ -32,7 +32,7 @@ extension PriceManager {
         for wantedDay in wanted where !held.covers(calendar.interval(of: wantedDay)) {
             do {
                 let fetched = try await fetch(day: wantedDay, from: source, settings: chosen)
-                save(fetched, key: key, at: nil)
+                await save(fetched, key: key, at: nil)
                 held = held.replacing(with: fetched)
             } catch {
                 logger.warning("\(error)")

@@ -2,6 +2,9 @@ import FoundationEssentials
 import Platform
 
 extension PriceManager {
+    /// The thread that fetches and parses every answer: off the event loop (see ``WorkerExecutor``).
+    static let sourcesWorker = WorkerExecutor(name: "sources")
+
     /// Fetches what the feeds and the exchange rates need, when they need it, until cancelled;
     /// after each round the profiles are published, and the clock's task is told that the next
     /// boundary may have moved. Fetches wait here, never on the clock's task.
@@ -62,7 +65,7 @@ extension PriceManager {
         do {
             let fetched = try await fetchDays(from: primary, settings: feed.settings, at: started)
             let now = clock.now
-            save(fetched, key: key, at: now)
+            await save(fetched, key: key, at: now)
             guard feeds[key] != nil else { return }  // No profile shows it any more.
             feeds[key]!.slots = feeds[key]!.slots.replacing(with: fetched)
             feeds[key]!.updatedAt = now
@@ -91,8 +94,14 @@ extension PriceManager {
     /// What `source` has for `day`, held to the window a fetch of it may deliver: around now (see
     /// ``SlotWindow/around(_:)``) and the day asked for with its neighbours. A slot far in the past
     /// or the future is a broken answer, refused before it reaches the store.
+    ///
+    /// The fetch, its parse included, runs on the sources' worker thread, never on the event loop:
+    /// a large answer takes milliseconds to read.
     func fetch(day: LocalDay, from source: any PriceSource, settings: Settings) async throws(SourceError) -> [PriceSlot] {
-        let slots = try await source.fetch(day: day, calendar: calendar, settings: settings)
+        let calendar = calendar
+        let slots = try await withTaskExecutorPreference(Self.sourcesWorker) { () async throws(SourceError) -> [PriceSlot] in
+            try await source.fetch(day: day, calendar: calendar, settings: settings)
+        }
         var window = SlotWindow.around(clock.now)
         window.earliest = min(window.earliest, calendar.start(of: day.adding(days: -1)))
         window.latest = max(window.latest, calendar.start(of: day.adding(days: 2)))
@@ -126,7 +135,7 @@ extension PriceManager {
                 if tried[fallbackKey] == nil {
                     do {
                         let fetched = try await fetchDays(from: fallback, settings: chosen, at: now)
-                        save(fetched, key: fallbackKey, at: clock.now)
+                        await save(fetched, key: fallbackKey, at: clock.now)
                         tried[fallbackKey] = true
                     } catch {
                         logger.warning("\(describe(name))fallback fetch failed: \(error)")
@@ -172,7 +181,7 @@ extension PriceManager {
             feeds[key]!.backfillTried.insert(day)
             do {
                 let fetched = try await fetch(day: day, from: source, settings: current.settings)
-                save(fetched, key: key, at: nil)
+                await save(fetched, key: key, at: nil)
                 guard feeds[key] != nil else { return }
                 feeds[key]!.slots = feeds[key]!.slots.replacing(with: fetched)
                 if feeds[key]!.slots.covers(calendar.interval(of: day)) {
@@ -187,11 +196,31 @@ extension PriceManager {
         }
     }
 
-    func save(_ fetched: [PriceSlot], key: String, at fetchedAt: Date?) {
-        do {
-            try store.save(fetched, source: key, fetchedAt: fetchedAt)
-        } catch {
-            logger.error("\(error)")
-        }
+    /// Saves `fetched` in the store under `key`, recording a successful fetch at `fetchedAt` if
+    /// given. An answer of more than ``saveChunk`` slots is saved a chunk at a time, each its own
+    /// transaction, with the event loop given way between: 86,400 one-second slots take 150 ms to
+    /// store. Should the process end between two chunks, the cache lacks the rest and the next
+    /// start fetches it.
+    func save(_ fetched: [PriceSlot], key: String, at fetchedAt: Date?) async {
+        guard let first = fetched.first, let last = fetched.last else { return }
+        let span = DateInterval(start: first.start, end: max(first.start, last.end))
+        var from = 0
+        repeat {
+            let upTo = min(from + Self.saveChunk, fetched.count)
+            let isLast = upTo == fetched.count
+            do {
+                try EventLoop.doing("saving fetched prices") { () throws(StoreError) in
+                    try store.save(fetched[from..<upTo], source: key, fetchedAt: isLast ? fetchedAt : nil, replacing: from == 0 ? span : nil)
+                }
+            } catch {
+                logger.error("\(error)")
+                return
+            }
+            from = upTo
+            if !isLast { await EventLoop.giveWay() }
+        } while from < fetched.count
     }
+
+    /// Slots saved in one transaction: about 4 ms of inserts here.
+    static let saveChunk = 2000
 }

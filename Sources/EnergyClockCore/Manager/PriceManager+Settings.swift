@@ -73,7 +73,7 @@ extension PriceManager {
         var committed = old
         if folded != old {
             do {
-                try store.save(folded, over: old)
+                try EventLoop.doing("saving settings") { () throws(StoreError) in try store.save(folded, over: old) }
                 committed = folded
             } catch {
                 logger.error("\(error)")

@@ -175,16 +175,18 @@ public actor PriceManager {
         let settings = profile.settings
         let feed = feeds[cacheKey(for: settings)]
         let fallback = fallbacks[profile.name]
-        var snapshot = basis(of: profile, on: calendar.day(containing: now)).snapshot(
+        var snapshot = EventLoop.doing("pricing the day's slots") { basis(of: profile, on: calendar.day(containing: now)) }.snapshot(
             at: now, source: fallback?.source ?? settings.source,
             stale: (fallback == nil && feed?.stale == true) || (ratesStale && !convertedCurrencies(of: profile).isEmpty),
             updatedAt: fallback?.updatedAt ?? feed?.updatedAt)
         snapshot.profile = profile.name
         if !settings.jobs.isEmpty || planBooks[profile.name] != nil {
             let slots = snapshot.today + snapshot.tomorrow
-            snapshot.plans = planBooks[profile.name, default: PlanBook()].plans(
-                settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar,
-                allowance: planningAllowance(of: profile.name))
+            let allowance = planningAllowance(of: profile.name)
+            snapshot.plans = EventLoop.doing("planning jobs") {
+                planBooks[profile.name, default: PlanBook()].plans(
+                    settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar, allowance: allowance)
+            }
         }
         return snapshot
     }

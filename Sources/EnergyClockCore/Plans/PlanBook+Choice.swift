@@ -46,9 +46,11 @@ extension PlanBook {
             var work = Planner.work(candidates: units, count: need, minRun: minRun, contiguous: contiguous)
             if job.maxPrice != nil { work = work + Planner.work(candidates: unitsOpen, count: need, minRun: minRun, contiguous: contiguous) }
             guard work.fits(Planner.jobBudget) else {
+                // No count of steps in the reason: it moves with the window, and the reason is shown
+                // and logged again only when it changes.
                 return .refused(
-                    "choosing \(need) units of \(PlanBook.text(seconds: grid.unit)) in pieces takes \(work.steps) steps, more than "
-                        + "the \(Planner.jobBudget.steps) a job may; make it contiguous, raise min_block or show hourly slots (resolution: hour)")
+                    "choosing \(need) units of \(PlanBook.text(seconds: grid.unit)) in pieces takes more than the "
+                        + "\(Planner.jobBudget.steps) steps a job may; make it contiguous, raise min_block or show hourly slots (resolution: hour)")
             }
             guard work.steps <= left.steps else { return .refused(Self.spent(left)) }
             left.steps -= work.steps

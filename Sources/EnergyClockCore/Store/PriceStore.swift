@@ -181,13 +181,20 @@ public final class PriceStore {
 
     /// Replaces the cached slots of `source` in the span of `slots`; records a successful fetch at `fetchedAt` if given.
     public func save(_ slots: [PriceSlot], source: String, fetchedAt: Date?) throws(StoreError) {
+        try save(slots[...], source: source, fetchedAt: fetchedAt, replacing: nil)
+    }
+
+    /// Replaces the cached slots of `source` in `span` (by default the span of `slots`) with
+    /// `slots`; records a successful fetch at `fetchedAt` if given. One transaction.
+    public func save(_ slots: ArraySlice<PriceSlot>, source: String, fetchedAt: Date?, replacing span: DateInterval?) throws(StoreError) {
         // Named once: redacting the source for each of 86,400 slots took most of the save's time.
         let action = "save prices of \(URLRedaction.redacted(source))"
         try db.transaction(action: action) { () throws(StoreError) in
             if let first = slots.first, let last = slots.last {
+                let span = span ?? DateInterval(start: first.start, end: max(first.start, last.end))
                 try db.query(
                     #"DELETE FROM prices WHERE source = ? AND "end" > ? AND start < ?"#,
-                    [.text(source), .integer(Self.seconds(first.start)), .integer(Self.seconds(last.end))],
+                    [.text(source), .integer(Self.seconds(span.start)), .integer(Self.seconds(span.end))],
                     action: "replace prices of \(URLRedaction.redacted(source))")
                 for slot in slots {
                     try db.query(
