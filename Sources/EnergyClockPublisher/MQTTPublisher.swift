@@ -160,7 +160,12 @@ package actor MQTTPublisher: ManagerOutput {
     }
 
     /// Clears the removed profile's retained topics and Home Assistant entities.
-    package func removed(profile name: String) {
+    ///
+    /// It takes its turn like every publish: a boundary's publish that holds the turn (in its pause)
+    /// would otherwise show the removed profile again after it, and keep it.
+    package func removed(profile name: String) async {
+        await takeTurn()
+        defer { passTurn() }
         owed.drop([name])
         handle(.removed(profile: name))
         answerWhenCaughtUp()

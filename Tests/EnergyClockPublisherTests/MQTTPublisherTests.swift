@@ -57,6 +57,38 @@ import Testing
         }
     }
 
+    @Test func aProfileRemovedWhileABoundaryIsShownIsNeverShownAgain() async throws {
+        let sink = RecordingSink()
+        let day = LocalDay(year: 2026, month: 1, day: 14)
+        func snapshot(_ profile: String, _ time: String) -> Snapshot {
+            var snapshot = ClockFixtures.snapshot(day: day, now: at(time))
+            snapshot.profile = profile
+            return snapshot
+        }
+        // A boundary pause long enough to remove the profile inside it, as a message that came
+        // half a millisecond before the boundary would.
+        try await withPublisher(sink, clock: ManualClock(start: start), boundaryPause: 0.5) { publisher in
+            _ = await publisher.connectionUp([snapshot(Profiles.firstName, "2026-01-14T13:30:00+01:00"), snapshot("a", "2026-01-14T13:30:00+01:00")])
+            #expect(sink.retained["energyclock/a/price"]?.isEmpty == false)
+            let boundary = Task {
+                await publisher.publish(all: [
+                    snapshot(Profiles.firstName, "2026-01-14T14:00:00+01:00"), snapshot("a", "2026-01-14T14:00:00+01:00"),
+                ])
+            }
+            #expect(
+                await eventually { sink.retained["energyclock/a/current"]?.contains(#""start":"2026-01-14T14:00"#) == true }, "inside the pause")
+            await publisher.removed(profile: "a")
+            await boundary.value
+            let left = sink.retained.filter { $0.key.hasPrefix("energyclock/a/") && !$0.value.isEmpty }
+            #expect(left.isEmpty, "cleared after the boundary's publish, not before it: \(left.keys.sorted())")
+            #expect(await publisher.newestLedger?.contains { $0.hasPrefix("energyclock/a/") } == false, "no longer owned")
+            // The next boundary shows the first profile only.
+            _ = sink.take()
+            await publisher.publish(all: [snapshot(Profiles.firstName, "2026-01-14T15:00:00+01:00")])
+            #expect(!sink.topics.contains { $0.hasPrefix("energyclock/a/") })
+        }
+    }
+
     @Test func aRefusedMessageIsLoggedAndTheRestStillGoesOut() async throws {
         let sink = RecordingSink()
         let log = CapturingLogHandler()
