@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 enum {
@@ -119,6 +120,30 @@ static int write_all(const char *data, size_t count) {
     return 1;
 }
 
+enum { max_redirects = 3 };
+
+// Whether `a` and `b` have the same scheme, host and port (a default port counted as given).
+static int same_origin(const char *a, const char *b) {
+    CURLU *left = curl_url(), *right = curl_url();
+    int same = 0;
+    if (left && right && curl_url_set(left, CURLUPART_URL, a, 0) == CURLUE_OK &&
+        curl_url_set(right, CURLUPART_URL, b, 0) == CURLUE_OK) {
+        same = 1;
+        const CURLUPart parts[] = {CURLUPART_SCHEME, CURLUPART_HOST, CURLUPART_PORT};
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0] && same; i++) {
+            char *x = NULL, *y = NULL;
+            unsigned int flags = parts[i] == CURLUPART_PORT ? CURLU_DEFAULT_PORT : 0;
+            same = curl_url_get(left, parts[i], &x, flags) == CURLUE_OK && curl_url_get(right, parts[i], &y, flags) == CURLUE_OK &&
+                   strcasecmp(x, y) == 0;
+            curl_free(x);
+            curl_free(y);
+        }
+    }
+    curl_url_cleanup(left);
+    curl_url_cleanup(right);
+    return same;
+}
+
 static int reply_error(const char *kind, const char *what) {
     char line[512];
     int length = snprintf(line, sizeof line, "error %s %s\n", kind, what);
@@ -163,8 +188,9 @@ int main(void) {
     curl_easy_setopt(curl, CURLOPT_URL, url);
     curl_easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(curl, CURLOPT_MAXREDIRS, 3L);
+    // Redirects are followed here, not by libcurl, which would follow one to any host: a source
+    // may move within its own scheme, host and port, never away from them.
+    curl_easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_TIMEOUT_MS, timeout);
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT_MS, timeout < 10000 ? timeout : 10000L);
@@ -178,7 +204,28 @@ int main(void) {
         curl_easy_setopt(curl, CURLOPT_POSTFIELDS, input.count > at ? input.data + at : "");
     }
 
-    CURLcode code = curl_easy_perform(curl);
+    CURLcode code;
+    char *moved = NULL;
+    for (int redirects = 0;; redirects++) {
+        code = curl_easy_perform(curl);
+        if (code != CURLE_OK) break;
+        long status = 0;
+        const char *location = NULL;
+        curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
+        curl_easy_getinfo(curl, CURLINFO_REDIRECT_URL, &location);
+        if (status < 300 || status > 399 || location == NULL) break;
+        // Named, never quoted: a URL's query may hold a token.
+        if (post) return reply_error("transport", "the server redirected a POST; it is not followed");
+        if (redirects == max_redirects) return reply_error("transport", "more than 3 redirects");
+        if (!same_origin(url, location)) return reply_error("transport", "the server redirected to another host, port or scheme; it is not followed");
+        char *next = strdup(location);
+        if (!next) return reply_error("transport", "out of memory for a redirect");
+        free(moved);
+        moved = next;
+        body.count = 0;
+        body.too_large = 0;
+        curl_easy_setopt(curl, CURLOPT_URL, moved);
+    }
     switch (code) {
     case CURLE_OK: break;
     case CURLE_WRITE_ERROR:

@@ -43,6 +43,18 @@ import Testing
         }
     }
 
+    @Test func anEntryWhoseEndIsNotTheNextStartIsRefused() throws {
+        // The recorded answer (edited variant): one quarter hour's deliveryEnd moved 15 minutes on.
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(fixture("nordpool/delivery_period_today.json"))) as? [String: Any])
+        var entries = try #require(root["multiAreaEntries"] as? [[String: Any]])
+        let end = try #require(entries[10]["deliveryEnd"] as? String)
+        entries[10]["deliveryEnd"] = ISO8601.utc(at(end).addingTimeInterval(900))
+        root["multiAreaEntries"] = entries
+        #expect {
+            try NordPoolSource.parse(Array(try JSONSerialization.data(withJSONObject: root)), area: "SE3")
+        } throws: { "\($0)".contains("multiAreaEntries[10] ends at") && "\($0)".contains("but multiAreaEntries[11] starts at") }
+    }
+
     @Test func anEmptyAnswerMeansNotYet() throws {
         #expect(
             "only 204 means not yet", performing: { _ = try NordPoolSource.parse([], area: "NL") }, throws: { "\($0)".contains("empty") })

@@ -20,6 +20,26 @@ import Testing
         }
     }
 
+    @Test func aGapIsNeverFilledWithThePriceBeforeIt() throws {
+        // The recorded day (edited variant): every `valid_to` null, as for an open-ended rate, and
+        // the four half hours of 05:00-07:00 left out.
+        var root = try #require(try JSONSerialization.jsonObject(with: Data(Self.compact)) as? [String: Any])
+        let results = try #require(root["results"] as? [[String: Any]])
+        let gap = ["2023-03-28T05:00:00Z", "2023-03-28T05:30:00Z", "2023-03-28T06:00:00Z", "2023-03-28T06:30:00Z"]
+        root["results"] = results.filter { !gap.contains($0["valid_from"] as? String ?? "") }.map { result in
+            var open = result
+            open["valid_to"] = NSNull()
+            return open
+        }
+        let slots = try OctopusSource.parse(Array(try JSONSerialization.data(withJSONObject: root)))
+        #expect(slots.count == 44)
+        let before = try #require(slots.first { $0.start == at("2023-03-28T04:30:00Z") })
+        #expect(before.end == at("2023-03-28T05:00:00Z"), "the 04:30 price ends with its half hour")
+        #expect(!slots.contains { $0.contains(at("2023-03-28T05:00:00Z")) || $0.contains(at("2023-03-28T06:45:00Z")) })
+        #expect(slots.first { $0.start == at("2023-03-28T07:00:00Z") }?.end == at("2023-03-28T07:30:00Z"))
+        #expect(slots.allSatisfy { $0.duration == 1800 })
+    }
+
     @Test func aCompactDayIsReadOldestFirstInPoundsWithoutVAT() throws {
         let slots = try OctopusSource.parse(Self.compact)
         #expect(slots.count == 48)

@@ -17,6 +17,8 @@ final class TestHTTPServer: Sendable {
         var delay: Double = 0
         /// Seconds between body bytes, to drip an answer slowly (a slow-loris body).
         var drip: Double = 0
+        /// A `Location` header, for a redirect.
+        var location: String?
 
         static func json(_ body: [UInt8], status: Int = 200) -> Response { Response(status: status, body: body) }
     }
@@ -98,8 +100,9 @@ final class TestHTTPServer: Sendable {
         headLog.withLock { $0.append(String(decoding: request, as: UTF8.self)) }
         let response = handler.withLock { $0 }(target)
         if response.delay > 0 { usleep(UInt32(response.delay * 1_000_000)) }
+        let location = response.location.map { "Location: \($0)\r\n" } ?? ""
         let head =
-            "HTTP/1.1 \(response.status) X\r\nContent-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+            "HTTP/1.1 \(response.status) X\r\nContent-Type: \(response.contentType)\r\nContent-Length: \(response.body.count)\r\n\(location)Connection: close\r\n\r\n"
         guard send(client, Array(head.utf8)) else { return }
         if response.drip > 0 {
             for byte in response.body {

@@ -108,6 +108,7 @@ public struct NordPoolSource: PriceSource {
             throw fail("the answer is for \(areas.map(\.text).joined(separator: ", ")), not \(area)")
         }
         var points: [PricePoint] = []
+        var previousEnd: Date?
         for (index, entry) in entries.enumerated() {
             guard case let .object(item) = entry, case let .string(startText)? = item["deliveryStart"],
                 case let .string(endText)? = item["deliveryEnd"], case let .object(prices)? = item["entryPerArea"]
@@ -115,6 +116,14 @@ public struct NordPoolSource: PriceSource {
             guard let start = ISO8601.parse(startText), let end = ISO8601.parse(endText) else {
                 throw fail("multiAreaEntries[\(index)] has a time that is not ISO 8601")
             }
+            // A delivery day's entries follow each other without a gap: an end that is not the next
+            // start says the answer does not mean what it seems to, and it is refused, not mended.
+            if let previousEnd, previousEnd != start {
+                throw fail(
+                    "multiAreaEntries[\(index - 1)] ends at \(ISO8601.utc(previousEnd)), but multiAreaEntries[\(index)] starts at \(ISO8601.utc(start))"
+                )
+            }
+            previousEnd = end
             switch prices[area] {
             case let .number(price)?:
                 points.append(PricePoint(start: start, end: end, price: price / 1000))

@@ -73,6 +73,10 @@ public struct TibberSource: PriceSource {
         } catch {
             throw .source(error)
         }
+        // GraphQL answers in JSON, errors included; a page of HTML is not an answer.
+        guard response.contentType.isEmpty || response.contentType.hasSuffix("json") else {
+            throw .source(SourceError(source: id, problem: .contentType(response.contentType)))
+        }
         return try Self.parse(response.body, status: response.status)
     }
 
