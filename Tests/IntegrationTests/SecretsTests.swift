@@ -117,4 +117,34 @@ struct SecretsTests {
         }
         await live.stop()
     }
+
+    @Test func aTokenOfAnyBytesIsSentStrictlyEncodedAndNeverShownInAnyForm() async throws {
+        let token = "Tk+/x=y&z~ä 1-secret"
+        let encoded = QueryString.component(token)
+        // The server quotes the request as it came (the exact bytes sent), decoded, escaped for
+        // JSON and for HTML, and cut short.
+        let http = try TestHTTPServer { target in
+            let decoded = URLRedaction.percentDecoded(target)
+            let json = decoded.replacingOccurrences(of: "/", with: "\\/").replacingOccurrences(of: "&", with: "\\u0026")
+            let html = decoded.replacingOccurrences(of: "&", with: "&amp;amp;").replacingOccurrences(of: "+", with: "&amp;#43;")
+            let ack = """
+                <?xml version="1.0" encoding="UTF-8"?><Acknowledgement_MarketDocument xmlns="urn:iec62325.351:tc57wg16:451-1:acknowledgementdocument:7:0">
+                <mRID>1</mRID><Reason><code>B11</code><text>\(target.replacingOccurrences(of: "&", with: "&amp;")) | \(json.replacingOccurrences(of: "&", with: "&amp;")) | \(html) | \(String(repeating: ".", count: 150))\(target.replacingOccurrences(of: "&", with: "&amp;"))</text></Reason></Acknowledgement_MarketDocument>
+                """
+            return TestHTTPServer.Response(status: 400, contentType: "text/xml", body: Array(ack.utf8))
+        }
+        var env = daemonEnvironment()
+        env["ENERGYCLOCK_ENTSOE_TOKEN"] = token
+        let prices = try ChildProcess(
+            ProcessTests.binary,
+            ["prices", "--json", "--source", "entsoe", "--entsoe-url", http.baseURL.absoluteString, "--state-dir", temporaryDirectory().path],
+            environment: env)
+        #expect(await prices.waitForExit(timeout: 20) == 1, "\(prices.log)")
+        let sent = try #require(http.requests.first)
+        #expect(sent.contains("securityToken=\(encoded)&"), "sent strictly encoded: \(sent)")
+        #expect(prices.log.contains("acknowledgement B11") && prices.log.contains("[redacted]"), "\(prices.log)")
+        for form in [token, encoded, "Tk+/x", "Tk%2B", "Tk%2b", #"Tk+\/x"#, "Tk&amp;#43;", "secret"] {
+            #expect(!prices.log.contains(form), "\(form) in \(prices.log)")
+        }
+    }
 }

@@ -60,7 +60,7 @@ struct SupplierSourceTests {
         #expect(current["unit"] as? String == "GBP/kWh" && current["market_currency"] as? String == "GBP")
         #expect(current["basis"] as? String == "tariff" && current["source"] as? String == "octopus")
         let first = try #require(http.requests.first { $0.hasPrefix(Self.agilePath) })
-        #expect(first.contains("period_from=2023-11-08T00:00:00Z&period_to=2023-11-09T00:00:00Z"))
+        #expect(first.contains("period_from=2023-11-08T00%3A00%3A00Z&period_to=2023-11-09T00%3A00%3A00Z"), "encoded strictly: \(first)")
         #expect(http.requests.contains { $0.hasSuffix("?page=2") })
         let config = try #require(object(await live.wait(for: "homeassistant/sensor/energyclock/price/config")))
         #expect(config["unit_of_measurement"] as? String == "GBP/kWh")

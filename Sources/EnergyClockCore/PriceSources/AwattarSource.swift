@@ -32,7 +32,7 @@ public struct AwattarSource: PriceSource {
         let start = Int64(calendar.start(of: day).timeIntervalSince1970 * 1000)
         let end = Int64(calendar.start(of: day.adding(days: 2)).timeIntervalSince1970 * 1000)
         var components = URLComponents(url: base.appendingPathComponent("v1/marketdata"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [URLQueryItem(name: "start", value: "\(start)"), URLQueryItem(name: "end", value: "\(end)")]
+        components.percentEncodedQuery = QueryString.encoded([("start", "\(start)"), ("end", "\(end)")])
         return components.url
     }
 

@@ -23,11 +23,7 @@ public struct EnergyChartsSource: PriceSource {
     /// The request for `day` and the day after.
     func url(for day: LocalDay, zone: String) -> URL {
         var components = URLComponents(url: baseURL.appendingPathComponent("price"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [
-            URLQueryItem(name: "bzn", value: zone),
-            URLQueryItem(name: "start", value: day.description),
-            URLQueryItem(name: "end", value: day.adding(days: 1).description),
-        ]
+        components.percentEncodedQuery = QueryString.encoded([("bzn", zone), ("start", day.description), ("end", day.adding(days: 1).description)])
         return components.url!
     }
 

@@ -26,11 +26,7 @@ public struct EnergyZeroSource: PriceSource {
     public func url(for day: LocalDay) -> URL {
         let date = "\(pad(day.day, 2))-\(pad(day.month, 2))-\(pad(day.year, 4))"
         var components = URLComponents(url: baseURL.appendingPathComponent("public/v1/prices"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [
-            URLQueryItem(name: "energyType", value: "ENERGY_TYPE_ELECTRICITY"),
-            URLQueryItem(name: "date", value: date),
-            URLQueryItem(name: "interval", value: "INTERVAL_QUARTER"),
-        ]
+        components.percentEncodedQuery = QueryString.encoded([("energyType", "ENERGY_TYPE_ELECTRICITY"), ("date", date), ("interval", "INTERVAL_QUARTER")])
         return components.url!
     }
 
@@ -53,7 +49,7 @@ public struct EnergyZeroSource: PriceSource {
         guard case let .object(members)? = JSONValue.parse(body), case let .string(message)? = members["message"] else {
             return ""
         }
-        return String(message.prefix(200))
+        return Quote.clip(message, limit: 200)
     }
 
     /// Reads the `base` series (market price, no VAT) of a response into validated slots.

@@ -41,14 +41,7 @@ public struct EntsoeSource: PriceSource {
             return text.prefix(16).filter(\.isNumber)
         }
         var components = URLComponents(url: baseURL.appendingPathComponent("api"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [
-            URLQueryItem(name: "securityToken", value: token ?? ""),
-            URLQueryItem(name: "documentType", value: "A44"),
-            URLQueryItem(name: "in_Domain", value: zone.eic),
-            URLQueryItem(name: "out_Domain", value: zone.eic),
-            URLQueryItem(name: "periodStart", value: stamp(calendar.start(of: day))),
-            URLQueryItem(name: "periodEnd", value: stamp(calendar.start(of: day.adding(days: 2)))),
-        ]
+        components.percentEncodedQuery = QueryString.encoded([("securityToken", token ?? ""), ("documentType", "A44"), ("in_Domain", zone.eic), ("out_Domain", zone.eic), ("periodStart", stamp(calendar.start(of: day))), ("periodEnd", stamp(calendar.start(of: day.adding(days: 2))))])
         return components.url!
     }
 
@@ -94,7 +87,8 @@ public struct EntsoeSource: PriceSource {
         if let acknowledgement = document.acknowledgement {
             // Reason 999: no matching data (yet). Anything else is a refusal worth reporting.
             if acknowledgement.code == "999" { return [] }
-            throw fail(.httpStatus(httpStatus, detail: "acknowledgement \(acknowledgement.code): \(acknowledgement.text.prefix(200))"))
+            // Cut with a mark, so that a token the server quoted and the cut split is still found.
+            throw fail(.httpStatus(httpStatus, detail: "acknowledgement \(acknowledgement.code): \(Quote.clip(acknowledgement.text, limit: 200))"))
         }
         guard httpStatus == 200 else { throw fail(.httpStatus(httpStatus, detail: "")) }
         var slots: [PriceSlot] = []

@@ -52,12 +52,7 @@ public struct NordPoolSource: PriceSource {
     /// The request for Nord Pool's delivery day `day` (in CET) in `currency`.
     func url(for day: LocalDay, zone: String, currency: String) -> URL {
         var components = URLComponents(url: baseURL.appendingPathComponent("DayAheadPrices"), resolvingAgainstBaseURL: false)!
-        components.queryItems = [
-            URLQueryItem(name: "date", value: day.description),
-            URLQueryItem(name: "market", value: "DayAhead"),
-            URLQueryItem(name: "deliveryArea", value: Self.area(for: zone)),
-            URLQueryItem(name: "currency", value: currency),
-        ]
+        components.percentEncodedQuery = QueryString.encoded([("date", day.description), ("market", "DayAhead"), ("deliveryArea", Self.area(for: zone)), ("currency", currency)])
         return components.url!
     }
 

@@ -60,13 +60,10 @@ package enum Quote {
     }
 
     /// `text` with every occurrence of each secret replaced by `[redacted]`, for text that a server
-    /// wrote and may have echoed a token or password into: as given and in every encoding a
-    /// quoted request may carry it (``URLRedaction/encodings(of:)``).
+    /// wrote and may have echoed a token or password into: in any encoding a quoted request may
+    /// carry it, the bytes sent included (``SecretRedaction``).
     package static func redacting(_ secrets: [String?], in text: String) -> String {
-        secrets.reduce(text) { result, secret in
-            guard let secret, secret.count >= 4 else { return result }
-            return URLRedaction.encodings(of: secret).reduce(result) { $0.replacing($1, with: URLRedaction.mask) }
-        }
+        SecretRedaction.redacting(secrets, in: text)
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -49,8 +49,8 @@ package enum URLRedaction {
         var bytes: [UInt8] = []
         var iterator = Array(text.utf8)[...]
         while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "%"), iterator.count >= 2, let high = hex(iterator[iterator.startIndex]),
-                let low = hex(iterator[iterator.startIndex + 1])
+            if byte == UInt8(ascii: "%"), iterator.count >= 2, let high = SecretRedaction.hexDigit(iterator[iterator.startIndex]),
+                let low = SecretRedaction.hexDigit(iterator[iterator.startIndex + 1])
             {
                 bytes.append(high << 4 | low)
                 iterator = iterator.dropFirst(2)
@@ -59,39 +59,5 @@ package enum URLRedaction {
             }
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Every form `secret` may take when a server quotes a request back: as given, percent-encoded
-    /// (upper- and lower-case hex, with a space as `%20` or `+`), and form-encoded.
-    package static func encodings(of secret: String) -> [String] {
-        var forms = [secret]
-        for uppercase in [true, false] {
-            var strict = ""
-            for byte in secret.utf8 {
-                let unreserved =
-                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                    || [UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~")].contains(byte)
-                if unreserved {
-                    strict.unicodeScalars.append(Unicode.Scalar(byte))
-                } else {
-                    let hex = String(byte, radix: 16, uppercase: uppercase)
-                    strict += "%" + (hex.count == 1 ? "0" : "") + hex
-                }
-            }
-            forms.append(strict)
-            forms.append(strict.replacing("%20", with: "+"))
-        }
-        var unique: [String] = []
-        for form in forms where !unique.contains(form) { unique.append(form) }
-        return unique
-    }
-
-    private static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 }
