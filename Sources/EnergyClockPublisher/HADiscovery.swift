@@ -65,10 +65,10 @@ package struct HADiscovery: Sendable {
         guard mode != .off else { return [] }
         let node = Self.nodeID(topics)
         let none = "None"  // Home Assistant's "unknown" for a rendered template.
-        var entities: [(component: String, object: String, fields: [(String, Field)])] = []
+        var entities: [Entity] = []
         func sensor(_ object: String, _ name: String, _ topic: String, _ template: String, _ extra: [(String, Field)] = []) {
             entities.append(
-                ("sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
+                Entity("sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
         }
         let euro: [(String, Field)] = [
             ("unit_of_measurement", .text(unit)), ("state_class", .text("measurement")),
@@ -95,7 +95,7 @@ package struct HADiscovery: Sendable {
                 [("device_class", .text("timestamp"))])
         }
         entities.append(
-            (
+            Entity(
                 "binary_sensor", "stale",
                 [
                     ("name", .text("Stale prices")), ("state_topic", .text(topics.stale)), ("payload_on", .text("true")),
@@ -104,7 +104,7 @@ package struct HADiscovery: Sendable {
             ))
         func setting(_ component: String, _ field: SettingsField, _ name: String, _ extra: [(String, Field)]) {
             entities.append(
-                (
+                Entity(
                     component, field.rawValue,
                     [
                         ("name", .text(name)), ("command_topic", .text(topics.settingsSet(field))), ("state_topic", .text(topics.settings)),
@@ -148,7 +148,7 @@ package struct HADiscovery: Sendable {
         for job in jobs { entities += Self.jobEntities(job, topics, euro: euro) }
         if clockImage {
             entities.append(
-                (
+                Entity(
                     "image", "clock",
                     [
                         ("name", .text("Price clock")), ("image_topic", .text(topics.clockPNG)), ("content_type", .text("image/png")),
@@ -157,7 +157,7 @@ package struct HADiscovery: Sendable {
                 ))
         }
         entities.append(
-            (
+            Entity(
                 "button", "refresh",
                 [
                     ("name", .text("Refresh prices")), ("command_topic", .text(topics.refresh)),
@@ -166,12 +166,12 @@ package struct HADiscovery: Sendable {
             ))
 
         return entities.map { entity in
-            let topic = "\(prefix)/\(entity.component)/\(node)/\(entity.object)/config"
+            let topic = "\(prefix)/\(entity.component)/\(Self.topicNode(node, profile: profile))/\(Self.topicObject(of: entity))/config"
             guard mode == .on else { return Config(topic: topic, payload: "") }
             var w = JSONWriter()
             w.beginObject()
             for (key, value) in entity.fields { value.write(key, to: &w) }
-            w.field("unique_id", "\(node)_\(entity.object)")
+            w.field("unique_id", Self.uniqueID(of: entity, node: node, profile: profile))
             w.field("availability_topic", availability ?? topics.status)
             w.key("device")
             w.beginObject()
@@ -187,6 +187,51 @@ package struct HADiscovery: Sendable {
             w.endObject()
             return Config(topic: topic, payload: w.output)
         }
+    }
+
+    /// One entity: its component, its object id (the config topic's last level), what it says,
+    /// and for a job's entity the job and what of it the entity shows.
+    struct Entity {
+        var component: String
+        var object: String
+        var job: String?
+        var kind: String?
+        var fields: [(String, Field)]
+
+        init(_ component: String, _ object: String, job: String? = nil, kind: String? = nil, _ fields: [(String, Field)]) {
+            self.component = component
+            self.object = object
+            self.job = job
+            self.kind = kind
+            self.fields = fields
+        }
+    }
+
+    /// The node level of a config topic: the node, or for a profile other than the first
+    /// `<root node>-<profile>`. A profile's entities and every job's moved to topics of their own
+    /// when their `unique_id`s became unique by construction: Home Assistant keeps an entity's first
+    /// `unique_id` however its config changes, so a new one needs a new topic, and the old topics
+    /// are cleared with the ledger at the next connect, which removes the old entities.
+    static func topicNode(_ node: String, profile: String?) -> String {
+        profile.map { "\(node.dropLast($0.count + 1))-\($0)" } ?? node
+    }
+
+    /// The object level of a config topic: the entity's object id, or for a job's entity
+    /// `job-<job>-<kind>`.
+    static func topicObject(of entity: Entity) -> String {
+        entity.job.map { "job-\($0)-\(entity.kind ?? entity.object)" } ?? entity.object
+    }
+
+    /// The entity's `unique_id`, unique by construction: the first profile's own entities keep
+    /// `<node>_<object>` as they have always been; every other is `<root node>/<profile>/<object>`,
+    /// or for a job's `<root node>/<profile>/plan/<job>/<kind>`. No name, node or kind holds a `/`,
+    /// so two entities never share one, whatever their profiles and jobs are called (profile `a`'s
+    /// `next_price` and profile `a_next`'s `price` were once both `energyclock_a_next_price`).
+    static func uniqueID(of entity: Entity, node: String, profile: String?) -> String {
+        guard profile != nil || entity.job != nil else { return "\(node)_\(entity.object)" }
+        let root = profile.map { String(node.dropLast($0.count + 1)) } ?? node
+        let what = entity.job.map { "plan/\($0)/\(entity.kind ?? entity.object)" } ?? entity.object
+        return "\(root)/\(profile ?? Profiles.firstName)/\(what)"
     }
 
     /// A config value.

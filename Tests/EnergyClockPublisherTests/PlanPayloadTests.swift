@@ -65,7 +65,7 @@ import Testing
                 == #"{"load_cost_forecast":[0.22,0.23,0.23],"prod_price_forecast":[0.022,0.023,0.023],"prediction_horizon":3}"#)
     }
 
-    @Test func aJobsTopicsAndEntitiesComeAndGoWithIt() {
+    @Test func aJobsTopicsAndEntitiesComeAndGoWithIt() throws {
         let options = PublisherOptions(discovery: HADiscovery(sources: ["energyzero"]), clockImage: false)
         let now = at("2026-01-14T12:00:00+01:00")
         var publisher = PublisherState(topics: TopicTree(), options: options, now: now)
@@ -89,14 +89,19 @@ import Testing
         #expect(plan?["mean_price"] as? Double == 0.01)
         #expect(plan?["saving_vs_now"] as? Double == 0.19)
         for entity in [
-            "binary_sensor/energyclock/plan_dish", "sensor/energyclock/plan_dish_next_start", "sensor/energyclock/plan_dish_mean_price",
-            "number/energyclock/plan_dish_duration", "text/energyclock/plan_dish_deadline",
+            "binary_sensor/energyclock/job-dish-running", "sensor/energyclock/job-dish-next_start",
+            "sensor/energyclock/job-dish-mean_price", "number/energyclock/job-dish-duration", "text/energyclock/job-dish-deadline",
         ] {
             #expect(first["homeassistant/\(entity)/config"]?.isEmpty == false, "\(entity)")
         }
         #expect(
-            object(first["homeassistant/number/energyclock/plan_dish_duration/config"])?["command_template"] as? String
+            object(first["homeassistant/number/energyclock/job-dish-duration/config"])?["command_template"] as? String
                 == #"{"jobs":{"dish":{"duration":{{ value | int }}}}}"#)
+        // Unique by construction, and a deadline text whose state always fits its pattern.
+        #expect(object(first["homeassistant/number/energyclock/job-dish-duration/config"])?["unique_id"] as? String == "energyclock/default/plan/dish/duration")
+        let deadline = try #require(object(first["homeassistant/text/energyclock/job-dish-deadline/config"]))
+        let pattern = try Regex(try #require(deadline["pattern"] as? String))
+        #expect("".wholeMatch(of: pattern) != nil && "23:59".wholeMatch(of: pattern) != nil && "24:00".wholeMatch(of: pattern) == nil)
 
         // At 20:00 the switch flips, with the price, before the rest.
         var boundary = snapshot
@@ -115,8 +120,8 @@ import Testing
         let cleared = sent(gone)
         #expect(cleared["energyclock/plan/dish"] == "")
         #expect(cleared["energyclock/plan/dish/active"] == "")
-        #expect(cleared["homeassistant/text/energyclock/plan_dish_deadline/config"] == "")
-        #expect(cleared["homeassistant/binary_sensor/energyclock/plan_dish/config"] == "")
+        #expect(cleared["homeassistant/text/energyclock/job-dish-deadline/config"] == "")
+        #expect(cleared["homeassistant/binary_sensor/energyclock/job-dish-running/config"] == "")
         let ledger = gone.compactMap { if case let .ledger(topics) = $0 { topics } else { nil } }.last
         #expect(ledger?.contains("energyclock/plan/dish") == false)
         #expect(ledger?.contains("energyclock/price") == true)

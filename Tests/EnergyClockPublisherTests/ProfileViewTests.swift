@@ -33,7 +33,7 @@ import Testing
         let lastPrice = topicsSent.lastIndex(of: "energyclock/export/price")!
         let firstDay = topicsSent.firstIndex(of: "energyclock/prices/today")!
         #expect(lastPrice < firstDay, "both prices leave before the first day's payload")
-        #expect(topicsSent.contains("homeassistant/sensor/energyclock_export/price/config"))
+        #expect(topicsSent.contains("homeassistant/sensor/energyclock-export/price/config"))
         #expect(topicsSent.contains("energyclock/profiles"))
         #expect(!topicsSent.contains("energyclock/export/status"), "status is the daemon's")
 
@@ -77,7 +77,7 @@ import Testing
         let actions = publisher.handle(.removed(profile: "export"), at: now)
         let cleared = sent(actions)
         #expect(cleared.allSatisfy { $0.retain && $0.payload.isEmpty })
-        let exported = before.filter { $0.hasPrefix("energyclock/export/") || $0.contains("/energyclock_export/") }
+        let exported = before.filter { $0.hasPrefix("energyclock/export/") || $0.contains("/energyclock-export/") }
         #expect(exported.contains("energyclock/export/clock/png"))
         #expect(Set(cleared.map(\.topic)) == exported.union(["energyclock/profiles"]))
         guard case let .ledger(after)? = actions.last else {

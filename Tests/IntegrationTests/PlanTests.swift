@@ -42,7 +42,7 @@ struct PlanTests {
         let planned = try #require(object(await live.wait(for: "energyclock/plan/dish") { object($0)?["status"] as? String == "planned" }))
         #expect(planned["start"].flatMap { $0 as? String }.map(at) == best)
         #expect(live.last("energyclock/plan/dish/active") == "OFF")
-        #expect(await live.wait(for: "homeassistant/binary_sensor/energyclock/plan_dish/config") { !$0.isEmpty } != nil)
+        #expect(await live.wait(for: "homeassistant/binary_sensor/energyclock/job-dish-running/config") { !$0.isEmpty } != nil)
 
         // ON exactly at its start, not a boundary before.
         #expect(await harness.advance(until: { live.last("energyclock/plan/dish/active") == "ON" }, limit: best))
@@ -68,11 +68,11 @@ struct PlanTests {
         // Deleted: its topics and entities are cleared from the broker.
         try live.client.publish("energyclock/settings/set", #"{"jobs":{"dish":null}}"#)
         #expect(await live.wait(for: "energyclock/plan/dish") { $0.isEmpty } != nil)
-        #expect(await live.wait(for: "homeassistant/text/energyclock/plan_dish_deadline/config") { $0.isEmpty } != nil)
+        #expect(await live.wait(for: "homeassistant/text/energyclock/job-dish-deadline/config") { $0.isEmpty } != nil)
         let fresh = try await TopicRecorder(port: broker.port, filter: "#")
         _ = await fresh.wait(for: "energyclock/price")
         try await Task.sleep(for: .milliseconds(300))
-        let left = fresh.messages.filter { $0.retain && ($0.topic.contains("/plan/dish") || $0.topic.contains("plan_dish")) }
+        let left = fresh.messages.filter { $0.retain && ($0.topic.contains("/plan/dish") || $0.topic.contains("job-dish")) }
         #expect(left.isEmpty, "left behind: \(left.map(\.topic))")
         await fresh.stop()
         await live.stop()

@@ -50,7 +50,7 @@ struct ProfileTopicTests {
         let band = Band.of(expected, under: Settings.defaults.thresholds, reversed: true)
         #expect(await live.wait(for: "energyclock/export/color") { $0 == band.rawValue } != nil)
         #expect(object(live.last("energyclock/export/settings"))?["kind"] as? String == "export")
-        let device = try #require(object(await live.wait(for: "homeassistant/sensor/energyclock_export/price/config") { !$0.isEmpty }))
+        let device = try #require(object(await live.wait(for: "homeassistant/sensor/energyclock-export/price/config") { !$0.isEmpty }))
         #expect(device["state_topic"] as? String == "energyclock/export/price")
         #expect(device["availability_topic"] as? String == "energyclock/status")
         #expect((device["device"] as? [String: Any])?["name"] as? String == "energyclock export")
@@ -67,13 +67,13 @@ struct ProfileTopicTests {
         try live.client.publish("energyclock/export/settings/set", "null")
         let removal = await live.wait(for: "energyclock/export/settings/result") { object($0)?["removed"] as? Bool == true }
         #expect(removal == #"{"ok":true,"profile":"export","removed":true}"#)
-        #expect(await live.wait(for: "homeassistant/sensor/energyclock_export/price/config") { $0.isEmpty } != nil)
+        #expect(await live.wait(for: "homeassistant/sensor/energyclock-export/price/config") { $0.isEmpty } != nil)
         #expect(await live.wait(for: "energyclock/profiles") { $0.isEmpty } != nil)
         let fresh = try await TopicRecorder(port: broker.port, filter: "#")
         _ = await fresh.wait(for: "energyclock/price")
         try await Task.sleep(for: .milliseconds(300))
         let left = fresh.messages.filter {
-            $0.retain && ($0.topic.hasPrefix("energyclock/export/") || $0.topic.contains("/energyclock_export/"))
+            $0.retain && ($0.topic.hasPrefix("energyclock/export/") || $0.topic.contains("/energyclock-export/"))
         }
         #expect(left.isEmpty, "left behind: \(left.map(\.topic))")
         #expect(!fresh.messages.contains { $0.topic == "energyclock/profiles" })
