@@ -5,8 +5,12 @@ import FoundationEssentials
 /// an `Equatable` value, so that the payloads are rendered again only when it changes (a new
 /// threshold changes the bands, not these).
 package struct Forecast: Equatable {
-    /// The known slots from the current one on, each with its price as published.
+    /// The known slots from the one that holds the start of the current EMHASS step on, each with
+    /// its price as published: a step of 30 minutes over quarter hours begins in the slot before
+    /// the current one half of the time.
     package var slots: [Plan.Slot]
+    /// Where evcc's forecast begins: the start of the slot holding now (or now, between slots).
+    package var current: Date
     /// The zone of the local times, and of the midnight EMHASS's steps are counted from.
     package var timeZone: TimeZoneRules
     /// Minutes per EMHASS value.
@@ -20,14 +24,16 @@ package struct Forecast: Equatable {
 
     /// The forecast of `snapshot`, in steps of `step` minutes (by default its `forecast_step`).
     package init(_ snapshot: Snapshot, step: Int? = nil) {
-        slots = (snapshot.today + snapshot.tomorrow).lazy.filter { $0.slot.end > snapshot.now }.map(Plan.Slot.init)
         timeZone = snapshot.timeZone
         self.step = step ?? snapshot.settings.forecastStep
         let seconds = Double(self.step * 60)
         let calendar = snapshot.calendar
         // Steps are counted from local midnight, as EMHASS aligns its own.
         let midnight = calendar.start(of: calendar.day(containing: snapshot.now))
-        stepStart = midnight.addingTimeInterval((snapshot.now.timeIntervalSince(midnight) / seconds).rounded(.down) * seconds)
+        let stepStart = midnight.addingTimeInterval((snapshot.now.timeIntervalSince(midnight) / seconds).rounded(.down) * seconds)
+        self.stepStart = stepStart
+        slots = (snapshot.today + snapshot.tomorrow).lazy.filter { $0.slot.end > stepStart }.map(Plan.Slot.init)
+        current = snapshot.current?.slot.start ?? snapshot.now
         decimals = snapshot.settings.priceDecimals
         export = snapshot.settings.kind == .export
     }
@@ -37,7 +43,7 @@ package struct Forecast: Equatable {
     package var evcc: String {
         let calendar = LocalCalendar(timeZone: timeZone)
         var w = JSONWriter()
-        w.slots(slots, priceKey: "value", in: calendar)
+        w.slots(Array(slots.drop { $0.end <= current }), priceKey: "value", in: calendar)
         return w.output
     }
 
@@ -75,10 +81,21 @@ package struct Forecast: Equatable {
         /// The first profile's stepped prices, for an export profile.
         package var importCosts: [Double]?
 
-        /// EMHASS's runtime forecasts: `{"load_cost_forecast":[…],"prediction_horizon":N}` for an
-        /// import profile; an export profile's holds its own prices as `prod_price_forecast` and
-        /// `importCosts` (the first profile's, stepped alike) as `load_cost_forecast`: the whole call.
-        package var json: String {
+        /// The fewest steps EMHASS plans over: it refuses a shorter `prediction_horizon`.
+        package static let fewestSteps = 5
+
+        /// EMHASS's runtime forecasts as lists: `{"load_cost_forecast":[…],"prediction_horizon":N,
+        /// "usable":true}` for an import profile; an export profile's holds its own prices as
+        /// `prod_price_forecast` and `importCosts` (the first profile's, stepped alike) as
+        /// `load_cost_forecast`: the whole call. EMHASS places a list's first value on the step it
+        /// rounds now to (see `timedJSON`).
+        package var json: String { render(timed: false) }
+
+        /// The same, each value keyed by the local start of its step (`{"2026-12-04T17:00:00+01:00":
+        /// 0.13,…}`): EMHASS puts each on its own step, however it rounds now (`method_ts_round`).
+        package var timedJSON: String { render(timed: true) }
+
+        private func render(timed: Bool) -> String {
             var arrays: [(String, [Double])] = []
             if forecast.export {
                 if let importCosts { arrays.append(("load_cost_forecast", importCosts)) }
@@ -87,15 +104,34 @@ package struct Forecast: Equatable {
                 arrays.append(("load_cost_forecast", forecast.stepped))
             }
             let horizon = arrays.map(\.1.count).min() ?? 0
+            let calendar = LocalCalendar(timeZone: forecast.timeZone)
             var w = JSONWriter()
             w.beginObject()
             for (key, values) in arrays {
                 w.key(key)
-                w.beginArray()
-                for value in values.prefix(horizon) { w.number(value) }
-                w.endArray()
+                if timed {
+                    w.beginObject()
+                    for (index, value) in values.prefix(horizon).enumerated() {
+                        w.key(ISO8601.local(forecast.stepStart.addingTimeInterval(Double(index * forecast.step * 60)), in: calendar))
+                        w.number(value)
+                    }
+                    w.endObject()
+                } else {
+                    w.beginArray()
+                    for value in values.prefix(horizon) { w.number(value) }
+                    w.endArray()
+                }
             }
             w.field("prediction_horizon", horizon)
+            // A call EMHASS would refuse says so, for the automation that makes it to skip it.
+            w.field("usable", horizon >= Self.fewestSteps)
+            if horizon < Self.fewestSteps {
+                w.field(
+                    "reason",
+                    horizon == 0
+                        ? "no prices are known from the current step on"
+                        : "EMHASS needs at least \(Self.fewestSteps) steps of prices; \(horizon) are known")
+            }
             w.endObject()
             return w.output
         }

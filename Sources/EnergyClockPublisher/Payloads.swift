@@ -101,7 +101,9 @@ package enum Payloads {
         if wanted(.forecasts) {
             let forecast = Forecast(snapshot)
             put(topics.forecastEVCC, memo.evcc.payload(forecast, \.evcc))
-            put(topics.forecastEMHASS, memo.emhass.payload(Forecast.EMHASS(forecast: forecast, importCosts: importCosts), \.json))
+            let emhass = Forecast.EMHASS(forecast: forecast, importCosts: importCosts)
+            put(topics.forecastEMHASS, memo.emhass.payload(emhass, \.json))
+            put(topics.forecastEMHASSTimed, memo.emhassTimed.payload(emhass, \.timedJSON))
         }
         return messages
     }

@@ -39,7 +39,7 @@ package enum DayPiece: CaseIterable, Sendable {
     case prices
     /// The statistics, the cheapest windows and the plans.
     case outlook
-    /// `forecast/evcc` and `forecast/emhass`.
+    /// `forecast/evcc`, `forecast/emhass` and `forecast/emhass/timed`.
     case forecasts
 }
 
@@ -55,6 +55,8 @@ package struct DayMemo {
     package var evcc = Rendered<Forecast>()
     /// `forecast/emhass`.
     package var emhass = Rendered<Forecast.EMHASS>()
+    /// `forecast/emhass/timed`.
+    package var emhassTimed = Rendered<Forecast.EMHASS>()
 
     /// Nothing rendered yet.
     package init() {}

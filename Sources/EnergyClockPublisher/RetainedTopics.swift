@@ -58,11 +58,14 @@ struct RetainedTopics {
         return messages
     }
 
-    /// `forecast/emhass` of an export profile alone, when the first profile's prices in it changed.
+    /// `forecast/emhass` and `forecast/emhass/timed` of an export profile alone, when the first
+    /// profile's prices in them changed.
     mutating func forecastChange(of snapshot: Snapshot, importCosts: [Double]?) -> [OutgoingMessage] {
-        let payload = memo.emhass.payload(Forecast.EMHASS(forecast: Forecast(snapshot), importCosts: importCosts), \.json)
-        guard held[topics.forecastEMHASS] != payload else { return [] }
-        return [OutgoingMessage(topics.forecastEMHASS, payload, retain: true)]
+        let emhass = Forecast.EMHASS(forecast: Forecast(snapshot), importCosts: importCosts)
+        let payloads = [
+            (topics.forecastEMHASS, memo.emhass.payload(emhass, \.json)), (topics.forecastEMHASSTimed, memo.emhassTimed.payload(emhass, \.timedJSON)),
+        ]
+        return payloads.filter { held[$0.0] != $0.1 }.map { OutgoingMessage($0.0, $0.1, retain: true) }
     }
 
     /// The topics each part published last, so that one it no longer publishes is cleared.

@@ -23,7 +23,7 @@ package struct TopicTree: Sendable, Equatable {
     /// not spelt: a leaf spelt by its raw value was hashed by that text at every look-up.
     private enum Leaf: Int, CaseIterable {
         case profiles, reply, status, price, color, colorHex, colorRGB, thresholds, current, next, pricesToday, pricesTomorrow
-        case settings, stale, statsToday, statsTomorrow, forecastEVCC, forecastEMHASS, events, clockPNG, clockSVG, influx
+        case settings, stale, statsToday, statsTomorrow, forecastEVCC, forecastEMHASS, forecastEMHASSTimed, events, clockPNG, clockSVG, influx
         case refresh, settingsResult, settingsSet, settingsFieldFilter
 
         /// Its topic under the prefix: its name, unless spelt otherwise here.
@@ -37,6 +37,7 @@ package struct TopicTree: Sendable, Equatable {
             case .statsTomorrow: "stats/tomorrow"
             case .forecastEVCC: "forecast/evcc"
             case .forecastEMHASS: "forecast/emhass"
+            case .forecastEMHASSTimed: "forecast/emhass/timed"
             case .clockPNG: "clock/png"
             case .clockSVG: "clock/svg"
             case .settingsResult: "settings/result"
@@ -132,8 +133,10 @@ package struct TopicTree: Sendable, Equatable {
     package func planActive(_ name: String) -> String { topic("plan/\(name)/active") }
     /// The prices from now on as evcc's custom tariff forecast, JSON.
     package var forecastEVCC: String { fixed[.forecastEVCC] }
-    /// The prices from now on as EMHASS's runtime forecasts, JSON.
+    /// The prices from now on as EMHASS's runtime forecasts, JSON lists.
     package var forecastEMHASS: String { fixed[.forecastEMHASS] }
+    /// The same, each value keyed by the time of its step, JSON.
+    package var forecastEMHASSTimed: String { fixed[.forecastEMHASSTimed] }
     /// Events such as tomorrow's prices arriving (not retained).
     package var events: String { fixed[.events] }
     /// The clock as a PNG image.

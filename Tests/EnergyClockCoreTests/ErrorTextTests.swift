@@ -46,6 +46,27 @@ import Testing
         #expect(cleaned == "as given [redacted], encoded [redacted], lower [redacted], form [redacted]", "\(cleaned)")
     }
 
+    @Test func aKeyGivenTwiceIsRefusedAndNamed() throws {
+        let twice = #"{"jobs":{"dishwasher":{"duration":60,"earliest":"08:00","deadline":"18:00"},"dishwasher":{"duration":120}}}"#
+        #expect(refusal(twice).hasPrefix(#"the key "jobs.dishwasher" is given twice"#), "\(refusal(twice))")
+        #expect(refusal(#"{"green_max":0.1,"green_max":0.2}"#).hasPrefix(#"the key "green_max" is given twice"#))
+        #expect(plainRefusal("jobs", #"{"a":{"duration":60},"a":null}"#).hasPrefix(#"the key "a" is given twice"#))
+        // Through a profile, and in the first profile's `profiles`.
+        for (payload, profile, key) in [
+            (#"{"profiles":{"x":{"vat_percent":1},"x":null}}"#, Profiles.firstName, "profiles.x"),
+            (#"{"vat_percent":1,"vat_percent":2}"#, "export", "vat_percent"),
+        ] {
+            #expect {
+                try SettingsUpdate.parse(object: Array(payload.utf8), sources: ["energyzero"], profile: profile)
+            } throws: { "\($0)".contains(#"the key "\#(key)" is given twice"#) }
+        }
+        // The same keys in different objects are no duplicates, and every source's answer is held
+        // to the rule too.
+        #expect(refusal(#"{"jobs":{"a":{"duration":60,"earliest":"08:00","deadline":"18:00"},"b":{"duration":60,"earliest":"08:00","deadline":"18:00"}}}"#) == "accepted")
+        #expect(JSONValue.parse(Array(#"[{"a":1},{"a":1,"b":{"a":2,"a":3}}]"#.utf8)) == nil)
+        #expect(JSONValue.duplicateKey(in: Array(#"[{"a":1},{"a":1,"b":{"a":2,"a":3}}]"#.utf8)) == "b.a")
+    }
+
     @Test func valuesAreQuotedOnceAndExactly() {
         let day = refusal(#"{"grid_fee":{"default":0.05,"periods":[{"from":"17:00","to":"21:00","fee":0.1,"days":["monday"]}]}}"#)
         #expect(day.contains(#"got "monday""#) && !day.contains(#"""monday"""#), "\(day)")

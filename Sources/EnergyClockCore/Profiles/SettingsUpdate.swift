@@ -48,7 +48,7 @@ public struct SettingsUpdate: Sendable, Hashable {
         guard profile != Profiles.firstName else { return try parseFirst(payload, sources: sources) }
         do throws(SettingsError) {
             try SettingsPatch.checkSize(payload)
-            guard let json = JSONValue.parse(payload) else { throw .badJSON }
+            let json = try SettingsPatch.json(payload)
             return SettingsUpdate(entries: [try entry(profile, json, sources: sources)], addressed: profile)
         } catch {
             throw .inProfile(profile, error)
@@ -69,7 +69,7 @@ public struct SettingsUpdate: Sendable, Hashable {
     /// The first profile's object, with the `profiles` member for the others.
     private static func parseFirst(_ payload: [UInt8], sources: [String]) throws(SettingsError) -> SettingsUpdate {
         try SettingsPatch.checkSize(payload)
-        guard let json = JSONValue.parse(payload) else { throw .badJSON }
+        let json = try SettingsPatch.json(payload)
         guard case var .object(members) = json else { throw .notAnObject(found: json.typeName) }
         let nested = members.removeValue(forKey: "profiles")
         let patch = try SettingsPatch(members: members, sources: sources)

@@ -3,6 +3,8 @@
 public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The payload is not valid JSON.
     case badJSON
+    /// An object in the payload names this key (with the keys around it) twice.
+    case duplicateKey(String)
     /// The payload is larger than allowed.
     case tooLarge(bytes: Int, limit: Int)
     /// `settings/set` wants an object.
@@ -34,6 +36,7 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     public var kind: String {
         switch self {
         case .badJSON: "badJSON"
+        case .duplicateKey: "duplicateKey"
         case .tooLarge: "tooLarge"
         case .notAnObject: "notAnObject"
         case .unknownField: "unknownField"
@@ -54,6 +57,8 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .badJSON: "payload is not valid JSON"
+        case let .duplicateKey(path):
+            "the key \"\(Quote.clip(path))\" is given twice; which one was meant is unclear, so nothing was changed (give each key once)"
         case let .tooLarge(bytes, limit): "payload of \(bytes) bytes is larger than the limit of \(limit) bytes"
         case let .notAnObject(found): "settings/set takes a JSON object, got \(found)"
         case let .unknownField(name):

@@ -16,7 +16,7 @@ public struct SettingsPatch: Sendable, Hashable {
     /// Parses a `settings/set` payload: a JSON object holding any subset of the fields.
     public static func parse(object payload: [UInt8], sources: [String]) throws(SettingsError) -> SettingsPatch {
         try checkSize(payload)
-        guard let json = JSONValue.parse(payload) else { throw .badJSON }
+        let json = try json(payload)
         guard case let .object(members) = json else { throw .notAnObject(found: json.typeName) }
         let patch = try SettingsPatch(members: members, sources: sources)
         guard !patch.values.isEmpty else { throw .empty }
@@ -40,11 +40,19 @@ public struct SettingsPatch: Sendable, Hashable {
         let value: JSONValue
         if let json = JSONValue.parse(payload) {
             value = json
+        } else if let key = JSONValue.duplicateKey(in: payload) {
+            throw .duplicateKey(key)
         } else {
             let text = String(decoding: payload, as: UTF8.self).trimmed
             value = .string(text)
         }
         return SettingsPatch([field: try field.validate(value, sources: sources, plain: true)])
+    }
+
+    /// `payload` as JSON, or why it is not: a key named twice is named.
+    static func json(_ payload: [UInt8]) throws(SettingsError) -> JSONValue {
+        if let json = JSONValue.parse(payload) { return json }
+        throw JSONValue.duplicateKey(in: payload).map(SettingsError.duplicateKey) ?? .badJSON
     }
 
     static func checkSize(_ payload: [UInt8]) throws(SettingsError) {

@@ -7,13 +7,22 @@ extension JSONValue {
 
     /// Parses `bytes` as exactly one JSON value (RFC 8259); nil when they are not valid JSON, or
     /// nest deeper than ``maxDepth`` or hold more than ``maxValues`` values.
-    public static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? {
+    ///
+    /// An object that names a key twice is not valid either: which of the two was meant is
+    /// anybody's guess (see ``duplicateKey(in:)`` for which key it was).
+    public static func parse(_ bytes: some Collection<UInt8>) -> JSONValue? { read(bytes).value }
+
+    /// The first key an object in `bytes` names twice, with the keys of the objects around it
+    /// (`jobs.dishwasher`); nil when there is none, or the bytes are no JSON for another reason.
+    public static func duplicateKey(in bytes: some Collection<UInt8>) -> String? { read(bytes).duplicate }
+
+    private static func read(_ bytes: some Collection<UInt8>) -> (value: JSONValue?, duplicate: String?) {
         let buffer = Array(bytes)
         return buffer.withUnsafeBufferPointer { pointer in
             var reader = JSONReader(bytes: pointer)
-            guard let value = reader.value(depth: 0) else { return nil }
+            guard let value = reader.value(depth: 0) else { return (nil, reader.duplicate) }
             reader.skipSpace()
-            return reader.index == pointer.count ? value : nil
+            return (reader.index == pointer.count ? value : nil, nil)
         }
     }
 }
@@ -23,6 +32,11 @@ private struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var values = 0
+    /// Where the keys of the objects being read lie in `bytes`, outermost first: what names a
+    /// duplicate key. Ranges, not strings, so that reading a key costs no allocation for it.
+    var keys: [Range<Int>] = []
+    /// The first key named twice, with the keys around it.
+    var duplicate: String?
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -68,7 +82,14 @@ private struct JSONReader {
         }
         while true {
             skipSpace()
+            let keyStart = index + 1
             guard current == UInt8(ascii: "\""), let key = string() else { return nil }
+            keys.append(keyStart..<(index - 1))
+            defer { keys.removeLast() }
+            guard members[key] == nil else {
+                duplicate = keys.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }.joined(separator: ".")
+                return nil
+            }
             skipSpace()
             guard current == UInt8(ascii: ":") else { return nil }
             index += 1

@@ -10,7 +10,7 @@ public enum JSONValue: Sendable, Hashable {
     case string(String)
     /// An array, in order.
     case array([JSONValue])
-    /// An object; with a repeated key, the last value counts.
+    /// An object; a key named twice makes a document invalid (see ``parse(_:)``).
     case object([String: JSONValue])
 
     /// A short text form for error messages: the value of a scalar, else its type.
