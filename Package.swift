@@ -86,7 +86,7 @@ let package = Package(
         // The publisher's rules, fed events and read as actions or recorded messages: no broker.
         .testTarget(
             name: "EnergyClockPublisherTests",
-            dependencies: ["EnergyClockPublisher", "EnergyClockCore", "EnergyClockFace", "EnergyClockTesting"],
+            dependencies: ["EnergyClockPublisher", "EnergyClockCore", "EnergyClockFace", "EnergyClockTesting", "MQTTClient"],
             exclude: ["Golden"]),
         .testTarget(
             name: "EnergyClockRenderTests",

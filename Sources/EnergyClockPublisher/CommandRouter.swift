@@ -41,7 +41,18 @@ package struct CommandRouter: Sendable {
         let (profile, topic) = topics.addressee(of: message.topic)
         if topic == topics.refresh, !message.retain { return .refresh(profile: profile) }
         if message.topic == homeAssistantStatus { return message.text == "online" ? .homeAssistantOnline : nil }
+        if let reserved = topics.reservedProfile(of: message.topic) {
+            // `<prefix>/price/settings/set` names no profile: answered on its own result topic.
+            return routed(message, to: reserved.profile, reserved.topic, refusal: .profile(reserved.profile, reason: Self.reserved(reserved.profile)))
+                .map { .settings($0.request, replyRefused: $0.replyRefused) }
+        }
         return routed(message, to: profile, topic).map { .settings($0.request, replyRefused: $0.replyRefused) }
+    }
+
+    /// Why the first level `name` of a command's topic names no profile.
+    static func reserved(_ name: String) -> String {
+        "\(name) is a topic of the first profile, not a profile (\(TopicTree.leaves.sorted().joined(separator: ", ")) are taken); "
+            + "the first profile's settings are at settings/set, another profile's at <profile>/settings/set"
     }
 
     /// The request `message` carries, or nil when it is not a settings command.
@@ -54,14 +65,18 @@ package struct CommandRouter: Sendable {
 
     /// The request `message` carries, and why its response topic gets no answer, if it does not;
     /// `topic` is its topic in the tree of `profile`, the profile it addresses.
-    private func routed(_ message: MQTTMessage, to profile: String, _ topic: String) -> (request: SettingsRequest, replyRefused: String?)? {
+    private func routed(_ message: MQTTMessage, to profile: String, _ topic: String, refusal: SettingsError? = nil) -> (
+        request: SettingsRequest, replyRefused: String?
+    )? {
         guard let command = topics.settingsCommand(topic) else { return nil }
         if message.retain, message.payload.isEmpty { return nil }
         let address = message.responseTopic.flatMap { $0.isEmpty ? nil : $0 }
         let replyRefused = address.flatMap(replies.refusal(for:))
         let reply = address.flatMap { replyRefused == nil ? ReplyRoute(address: $0, correlation: message.correlationData) : nil }
         var update: Result<SettingsUpdate, SettingsError>
-        if message.retain {
+        if let refusal {
+            update = .failure(refusal)
+        } else if message.retain {
             // A retained command would be replayed on every reconnect and undo later changes.
             update = .failure(
                 .notAllowed(

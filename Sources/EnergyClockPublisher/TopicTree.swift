@@ -176,6 +176,20 @@ package struct TopicTree: Sendable, Equatable {
         return (name, self.topic(leaf))
     }
 
+    /// The first level of `topic` when that is one of ``leaves`` and a settings command follows
+    /// it (`<prefix>/price/settings/set`): a command to a profile no profile can be called, which
+    /// is answered, not ignored.
+    /// Returns the name and the command's topic as it would be in the first profile's tree.
+    package func reservedProfile(of topic: String) -> (profile: String, topic: String)? {
+        within(topic) { rest -> (String, String)? in
+            guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+            let name = String(decoding: rest[..<slash], as: UTF8.self)
+            let command = self.topic(String(decoding: rest[(slash + 1)...], as: UTF8.self))
+            guard Self.leaves.contains(name), settingsCommand(command) != nil else { return nil }
+            return (name, command)
+        }
+    }
+
     /// Which settings command `topic` is, if any.
     package func settingsCommand(_ topic: String) -> SettingsCommand? {
         within(topic) { rest -> SettingsCommand? in

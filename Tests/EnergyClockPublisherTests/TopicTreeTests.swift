@@ -1,5 +1,6 @@
 import EnergyClockCore
 import EnergyClockPublisher
+import MQTTClient
 import Testing
 
 /// How a command's topic is told apart: by its bytes, as a broker matches it.
@@ -44,6 +45,31 @@ import Testing
     ])
     func aSettingsCommandIsAnObjectOrOneField(topic: String, command: TopicTree.SettingsCommand?) {
         #expect(TopicTree(prefix: "energyclock").settingsCommand(topic) == command)
+    }
+
+    @Test func aSettingsCommandUnderATakenNameIsAnsweredOnItsOwnResultTopic() throws {
+        let topics = TopicTree(prefix: "energyclock")
+        for name in ["price", "plan", "reply", "forecast", "events", "status", "profiles", "settings"] {
+            let reserved = try #require(topics.reservedProfile(of: "energyclock/\(name)/settings/set"), "\(name)")
+            #expect(reserved.profile == name && reserved.topic == "energyclock/settings/set")
+            #expect(topics.reservedProfile(of: "energyclock/\(name)/settings/green_max/set")?.topic == "energyclock/settings/green_max/set")
+            let router = CommandRouter(topics: topics, sources: ["energyzero"])
+            let message = MQTTMessage(topic: "energyclock/\(name)/settings/set", payload: Array(#"{"vat_percent":9}"#.utf8))
+            guard case let .settings(request, _)? = router.command(from: message) else {
+                Issue.record("\(name): not answered")
+                continue
+            }
+            #expect(request.profile == name)
+            guard case let .failure(error) = request.update else {
+                Issue.record("\(name): applied")
+                continue
+            }
+            #expect(error.description.contains("\(name) is a topic of the first profile, not a profile"), "\(error)")
+        }
+        // A profile's own commands, the first profile's and other topics are no such thing.
+        for topic in ["energyclock/export/settings/set", "energyclock/settings/set", "energyclock/price", "energyclock/price/refresh"] {
+            #expect(topics.reservedProfile(of: topic) == nil, "\(topic)")
+        }
     }
 
     @Test func everyFixedTopicIsSpeltUnderThePrefixAndOneLevelDownForAProfile() {
