@@ -11,6 +11,8 @@ package struct CommandRouter: Sendable {
         case refresh(profile: String)
         /// Home Assistant (re)started.
         case homeAssistantOnline
+        /// Another client wrote to a topic under the daemon's prefix that is no command.
+        case foreign(topic: String)
     }
 
     /// The topic tree in use.
@@ -46,7 +48,8 @@ package struct CommandRouter: Sendable {
             return routed(message, to: reserved.profile, reserved.topic, refusal: .profile(reserved.profile, reason: Self.reserved(reserved.profile)))
                 .map { .settings($0.request, replyRefused: $0.replyRefused) }
         }
-        return routed(message, to: profile, topic).map { .settings($0.request, replyRefused: $0.replyRefused) }
+        if let routed = routed(message, to: profile, topic) { return .settings(routed.request, replyRefused: routed.replyRefused) }
+        return message.topic.hasPrefix(topics.prefix + "/") ? .foreign(topic: message.topic) : nil
     }
 
     /// Why the first level `name` of a command's topic names no profile.

@@ -94,6 +94,8 @@ package final class EnergyClockService: Sendable {
                 case let .refresh(profile)?:
                     logger.info("refresh requested over MQTT\(profile == Profiles.firstName ? "" : " for profile \(profile)")")
                     await manager.refreshNow(profile: profile == Profiles.firstName ? nil : profile)
+                case let .foreign(topic)?:
+                    await publisher.overwritten(topic: topic)
                 case .homeAssistantOnline?:
                     // Returns at once: the publisher waits out the random delay in its own task.
                     await publisher.homeAssistantRestarted()

@@ -209,6 +209,9 @@ package actor MQTTPublisher: ManagerOutput {
         handle(.homeAssistantOnline(delay: delay ?? .milliseconds(Int64.random(in: options.homeAssistantDelay))))
     }
 
+    /// Another client wrote to `topic` under the daemon's prefix: what the daemon holds there goes back.
+    package func overwritten(topic: String) { handle(.overwritten(topic: topic)) }
+
     /// The broker refused a publish: warn once per topic, naming it, so a missing ACL entry is found.
     package func publishRefused(messageID: Int32, reason: String) { handle(.refused(topic: topicsByMessageID[messageID], reason: reason)) }
 
@@ -256,8 +259,8 @@ package actor MQTTPublisher: ManagerOutput {
                         // A lost connection stops the rest; it is what the state hears of, over a refusal.
                         if failure == nil || error == .notConnected { failure = error }
                     }
-                case let .subscribe(filter, retainAsPublished):
-                    do throws(SinkFailure) { try sink.subscribe(filter, retainAsPublished: retainAsPublished) } catch {
+                case let .subscribe(filter, retainAsPublished, othersOnly):
+                    do throws(SinkFailure) { try sink.subscribe(filter, retainAsPublished: retainAsPublished, othersOnly: othersOnly) } catch {
                         logger.error("\(error)")
                     }
                 case let .writeHealth(record):

@@ -4,8 +4,9 @@ import MQTTClient
 /// publisher's rules can be tested without a broker.
 package protocol MessageSink: Sendable {
     /// Subscribes to `filter`; with `retainAsPublished`, retained messages keep their retain flag
-    /// (MQTT 5), so a live retained command can be told apart.
-    func subscribe(_ filter: String, retainAsPublished: Bool) throws(SinkFailure)
+    /// (MQTT 5), so a live retained command can be told apart; with `othersOnly`, only what other
+    /// clients publish from now on comes (MQTT 5; with 3.1.1 nothing does).
+    func subscribe(_ filter: String, retainAsPublished: Bool, othersOnly: Bool) throws(SinkFailure)
     /// Hands `message` to the connection and returns its message id, by which the broker may
     /// later refuse it.
     func send(_ message: OutgoingMessage) throws(SinkFailure) -> Int32
@@ -45,8 +46,8 @@ package enum SinkFailure: Error, Equatable, CustomStringConvertible {
 }
 
 extension MQTTClient: MessageSink {
-    package func subscribe(_ filter: String, retainAsPublished: Bool) throws(SinkFailure) {
-        do { try subscribe(filter, qos: 1, retainAsPublished: retainAsPublished) } catch { throw SinkFailure(error) }
+    package func subscribe(_ filter: String, retainAsPublished: Bool, othersOnly: Bool) throws(SinkFailure) {
+        do { try subscribe(filter, qos: 1, retainAsPublished: retainAsPublished, othersOnly: othersOnly) } catch { throw SinkFailure(error) }
     }
 
     package func send(_ message: OutgoingMessage) throws(SinkFailure) -> Int32 {

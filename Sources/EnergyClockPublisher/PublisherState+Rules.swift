@@ -14,8 +14,9 @@ extension PublisherState {
         order.removeAll { !names.contains($0) && $0 != Profiles.firstName }
         for snapshot in snapshots { hold(snapshot) }
         // Retain-as-published lets a live retained command be told apart and refused (MQTT 5).
-        actions += topics.subscriptions.map { .subscribe($0, retainAsPublished: true) }
-        if let homeAssistantStatus { actions.append(.subscribe(homeAssistantStatus, retainAsPublished: false)) }
+        actions += topics.subscriptions.map { .subscribe($0, retainAsPublished: true, othersOnly: false) }
+        actions += topics.stateFilters.map { .subscribe($0, retainAsPublished: false, othersOnly: true) }
+        if let homeAssistantStatus { actions.append(.subscribe(homeAssistantStatus, retainAsPublished: false, othersOnly: false)) }
         actions.append(.send(OutgoingMessage(topics.status, "online", retain: true)))
         note(health.connection(true, at: now, broker: broker), &actions)
         republishEverything(now, &actions)

@@ -52,6 +52,9 @@ struct PublisherState {
         case undelivered([OutgoingMessage], SinkFailure)
         /// The broker refused a publish to `topic` (nil when it is no longer known).
         case refused(topic: String?, reason: String)
+        /// Another client wrote to `topic`, under the daemon's prefix: what the daemon holds there
+        /// goes back.
+        case overwritten(topic: String)
         /// `offline` was announced at shutdown; nothing more is sent.
         case wentOffline
     }
@@ -77,12 +80,15 @@ struct PublisherState {
         case homeAssistant
         /// The second after the last `health.json` write is over.
         case health
+        /// The second after the last restoring of an overwritten topic is over.
+        case restore
     }
 
     /// What the publisher is to do, in order.
     enum Action {
-        /// Subscribe to a command topic.
-        case subscribe(String, retainAsPublished: Bool)
+        /// Subscribe to a command topic, or (`othersOnly`) to what other clients write to the
+        /// daemon's own state topics.
+        case subscribe(String, retainAsPublished: Bool, othersOnly: Bool)
         /// Hand a message to the connection; after a `notConnected`, the rest are not tried.
         case send(OutgoingMessage)
         /// Draw the profile's clock at `at` (now or within a second) and report it as `key`.
@@ -115,6 +121,9 @@ struct PublisherState {
     var homeAssistantPending = false
     /// Topics whose refusal was already logged; one warning per topic is enough.
     var refusedTopics: Set<String> = []
+    /// Overwritten topics: when each was last put back, which wait for the next second, and which
+    /// were logged (once each).
+    var restored = StateGuard()
 
     /// A publisher for `topics` with `options` that has sent nothing and is not connected since `now`.
     init(topics: TopicTree, options: PublisherOptions, now: Date) {
@@ -187,6 +196,8 @@ struct PublisherState {
             actions.append(.log(.info, "Home Assistant restarted; republishing discovery and states"))
             republishEverything(now, &actions)
         case .timer(.health): note(health.due(at: now), &actions)
+        case let .overwritten(topic): restore(topic, now, &actions)
+        case .timer(.restore): restoreWaiting(now, &actions)
         case let .clockDrawn(name, key, result): clockDrawn(name, key, result, now, &actions)
         case let .undelivered(messages, failure): undelivered(messages, failure)
         case let .refused(topic, reason):

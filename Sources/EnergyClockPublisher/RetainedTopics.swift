@@ -93,6 +93,9 @@ struct RetainedTopics {
     /// The `settings` payload of `settings`, rendered once per change and shared with `profiles`.
     mutating func settingsJSON(_ settings: Settings) -> String { memo.settings.payload(settings, \.shownJSON) }
 
+    /// What the broker holds on `topic` as this tree last sent it; nil for a topic it never sent.
+    func held(_ topic: String) -> String? { held[topic] }
+
     /// Notes that the broker now holds `message`.
     mutating func sent(_ message: OutgoingMessage) { held[message.topic] = message.payload }
 

@@ -162,6 +162,17 @@ package struct TopicTree: Sendable, Equatable {
         [settingsSet, settingsFieldFilter, refresh, topic("+/settings/set"), topic("+/settings/+/set"), topic("+/refresh")]
     }
 
+    /// The filters of every state topic the daemon publishes under its prefix, the first profile's
+    /// and one level down for the others: what it watches for other clients' writes. None of
+    /// them matches a command topic, so no command ever arrives twice.
+    package var stateFilters: [String] {
+        let leaves = [
+            "price", "color", "color/+", "thresholds", "current", "next", "prices/+", "settings", "stale", "stats/+", "cheapest/+",
+            "forecast/evcc", "forecast/emhass", "forecast/emhass/timed", "clock/+", "plan/+", "plan/+/active",
+        ]
+        return [status, profiles] + leaves.map(topic) + leaves.map { topic("+/" + $0) }
+    }
+
     /// The profile `topic` is a command of, and the command's topic as it would be in the first
     /// profile's tree: `<prefix>/export/settings/set` is `export`'s `<prefix>/settings/set`. A
     /// topic of the first profile's tree is the first profile's.

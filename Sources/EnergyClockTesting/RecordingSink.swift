@@ -45,7 +45,7 @@ package final class RecordingSink: MessageSink {
     /// Makes every message to `topic` fail with `failure` (nil takes them again).
     package func fail(_ topic: String, with failure: SinkFailure?) { state.withLock { $0.failing[topic] = failure } }
 
-    package func subscribe(_ filter: String, retainAsPublished: Bool) throws(SinkFailure) {
+    package func subscribe(_ filter: String, retainAsPublished: Bool, othersOnly: Bool) throws(SinkFailure) {
         try state.withLock { state throws(SinkFailure) in
             guard state.connected else { throw .notConnected }
             state.subscriptions.append(filter)

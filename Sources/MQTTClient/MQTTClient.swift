@@ -129,8 +129,14 @@ public final class MQTTClient: Sendable {
     ///
     /// With `retainAsPublished` (MQTT 5 only) a message keeps the retain flag its sender set even
     /// when it arrives live; otherwise a broker clears it and only replayed messages carry it.
-    public func subscribe(_ filter: String, qos: Int32 = 1, retainAsPublished: Bool = false) throws(MQTTError) {
-        let flags = retainAsPublished && options.version == .v5 ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
+    ///
+    /// With `othersOnly` (MQTT 5 only; with 3.1.1 nothing is subscribed) the broker sends what other
+    /// clients publish from now on and nothing else: not this client's own messages (No Local), nor
+    /// the retained messages the filter matches now.
+    public func subscribe(_ filter: String, qos: Int32 = 1, retainAsPublished: Bool = false, othersOnly: Bool = false) throws(MQTTError) {
+        guard !othersOnly || options.version == .v5 else { return }
+        var flags = retainAsPublished && options.version == .v5 ? Int32(MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue) : 0
+        if othersOnly { flags |= Int32(MQTT_SUB_OPT_NO_LOCAL.rawValue) | Int32(MQTT_SUB_OPT_SEND_RETAIN_NEVER.rawValue) }
         try check("subscribe to \(filter)", mosquitto_subscribe_v5(handle.mosq, nil, filter, qos, flags, nil))
         context.sent()
     }

@@ -44,7 +44,7 @@ import Testing
         try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
             let owned = await publisher.connectionUp(ClockFixtures.normal)
             #expect(sink.topics.first == topics.status && sink.retained[topics.status] == "online")
-            #expect(sink.subscriptions == topics.subscriptions)
+            #expect(sink.subscriptions == topics.subscriptions + topics.stateFilters)
             #expect(owned.contains(topics.price) && owned.allSatisfy { sink.retained[$0] != nil }, "the ledger is what was sent")
             _ = sink.take()
             sink.setConnected(false)

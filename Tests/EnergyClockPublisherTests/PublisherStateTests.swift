@@ -34,8 +34,10 @@ import Testing
         var publisher = state(discovery: true)
         let actions = publisher.handle(
             .connected([ClockFixtures.normal], previouslyRetained: ["energyclock/cheapest/9h"], broker: "broker-b.lan:1883"), at: now)
-        let subscriptions = actions.compactMap { if case let .subscribe(filter, _) = $0 { filter } else { nil } }
+        let subscriptions = actions.compactMap { if case let .subscribe(filter, _, othersOnly) = $0, !othersOnly { filter } else { nil } }
         #expect(subscriptions == topics.subscriptions + ["homeassistant/status"])
+        let watched = actions.compactMap { if case let .subscribe(filter, _, othersOnly) = $0, othersOnly { filter } else { nil } }
+        #expect(watched == topics.stateFilters)
         let messages = sent(actions)
         #expect(messages.first == OutgoingMessage(topics.status, "online", retain: true), "online goes first")
         #expect(messages.contains { $0.topic == topics.price && !$0.payload.isEmpty })
@@ -203,5 +205,51 @@ import Testing
         let answer = publisher.handle(.answered(outcome), at: now)
         #expect(sent(answer).contains { $0.topic == topics.settingsResult && $0.payload.contains("nope") })
         #expect(answer.contains { if case .log(.warning, _) = $0 { true } else { false } })
+    }
+
+    @Test func whatAnotherClientWritesOverTheDaemonsStateGoesBackAtOnceThenOnceASecond() {
+        var publisher = state()
+        _ = publisher.handle(.connected([ClockFixtures.normal], previouslyRetained: [], broker: nil), at: now)
+        let color = ClockFixtures.normal.current?.band?.rawValue
+        #expect(color != nil)
+        // Put back as held, logged once, the status as `online`.
+        let first = publisher.handle(.overwritten(topic: topics.color), at: now)
+        #expect(sent(first) == [OutgoingMessage(topics.color, color!, retain: true)])
+        #expect(first.contains { if case let .log(.warning, line) = $0 { line.contains("another client wrote energyclock/color") } else { false } })
+        #expect(sent(publisher.handle(.overwritten(topic: topics.status), at: now)) == [OutgoingMessage(topics.status, "online", retain: true)])
+        // Again within the second: it waits for the second to end, without another log line.
+        let again = publisher.handle(.overwritten(topic: topics.color), at: now.addingTimeInterval(0.2))
+        #expect(sent(again).isEmpty)
+        #expect(again.contains { if case .wake(.restore, at: now.addingTimeInterval(1)) = $0 { true } else { false } })
+        #expect(!again.contains { if case .log = $0 { true } else { false } })
+        for _ in 0..<100 { _ = publisher.handle(.overwritten(topic: topics.color), at: now.addingTimeInterval(0.5)) }
+        #expect(sent(publisher.handle(.timer(.restore), at: now.addingTimeInterval(1))) == [OutgoingMessage(topics.color, color!, retain: true)])
+        // A topic the daemon does not publish is someone else's business, and nothing goes out
+        // while disconnected.
+        #expect(publisher.handle(.overwritten(topic: "energyclock/notes"), at: now).isEmpty)
+        #expect(publisher.handle(.overwritten(topic: topics.cheapest(hours: 9)), at: now).isEmpty)
+        _ = publisher.handle(.disconnected, at: now)
+        #expect(sent(publisher.handle(.overwritten(topic: topics.price), at: now.addingTimeInterval(5))).isEmpty)
+    }
+
+    @Test func theStateFiltersNeverMatchACommand() {
+        func matches(_ filter: String, _ topic: String) -> Bool {
+            let f = filter.split(separator: "/", omittingEmptySubsequences: false)
+            let t = topic.split(separator: "/", omittingEmptySubsequences: false)
+            for (i, level) in f.enumerated() {
+                if level == "#" { return true }
+                guard i < t.count, level == "+" || level == t[i] else { return false }
+            }
+            return f.count == t.count
+        }
+        let commands = ["settings/set", "settings/green_max/set", "refresh", "export/settings/set", "export/settings/jobs/set", "export/refresh"]
+            + TopicTree.leaves.map { "\($0)/settings/set" } + TopicTree.leaves.map { "\($0)/settings/green_max/set" }
+        for filter in topics.stateFilters {
+            for command in commands { #expect(!matches(filter, "energyclock/" + command), "\(filter) matches \(command)") }
+        }
+        // And every retained topic a profile publishes is watched.
+        for topic in RetainedTopics(topics: topics.profile("export"), cheapestHours: [3]).owned(for: ClockFixtures.normal) {
+            #expect(topics.stateFilters.contains { matches($0, topic) }, "\(topic)")
+        }
     }
 }
