@@ -104,9 +104,11 @@ struct DiscoveryAndLEDTests {
         let harness = try ServiceHarness(broker: broker, http: http, clock: ManualClock(start: start))
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
+        // The history days are fetched after today is shown; the button is pressed once they are.
+        #expect(await harness.settle())
         let before = http.requests.filter { $0.contains("date=17-12-2025") }.count
         try live.client.publish("energyclock/refresh", "PRESS")
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(30)
         while http.requests.filter({ $0.contains("date=17-12-2025") }).count == before, Date() < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }

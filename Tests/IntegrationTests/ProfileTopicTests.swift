@@ -94,6 +94,7 @@ struct ProfileTopicTests {
         try live.client.publish("energyclock/settings/set", #"{"profiles":{"export":{"kind":"export"}}}"#)
         _ = await live.wait(for: "energyclock/export/price") { !$0.isEmpty }
         let fetched = { harness.log.logged.filter { $0.message.hasPrefix("fetched ") }.count }
+        #expect(await harness.settle(), "the history days are fetched after today is shown")
         let (requests, fetches) = (http.requests.count, fetched())
         #expect(fetches == 1, "the new profile reads the feed the first one has")
 

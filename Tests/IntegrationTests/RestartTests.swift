@@ -65,6 +65,8 @@ struct RestartTests {
         let harness = try ServiceHarness(broker: broker, http: http, clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")))
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
+        // The history days are fetched after today is shown: counted once they are.
+        #expect(await harness.settle())
         let count = http.requests.count
         try live.client.publish("energyclock/settings/source/set", "energyzero")
         #expect(object(await live.wait(for: "energyclock/settings/result"))?["ok"] as? Bool == true)

@@ -77,6 +77,16 @@ final class ServiceHarness: Sendable {
         get async { await service.manager.isSettled && clock.sleeperCount >= 2 }
     }
 
+    /// Returns once ``isSettled``; false after 60 s of real time.
+    func settle() async -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if await isSettled { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return false
+    }
+
     /// Cancels the service, which shuts down as on SIGTERM.
     func stop() async {
         running.cancel()

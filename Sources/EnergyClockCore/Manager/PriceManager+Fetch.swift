@@ -2,9 +2,6 @@ import FoundationEssentials
 import Platform
 
 extension PriceManager {
-    /// The thread that fetches and parses every answer: off the event loop (see ``WorkerExecutor``).
-    static let sourcesWorker = WorkerExecutor(name: "sources")
-
     /// Fetches what the feeds and the exchange rates need, when they need it, until cancelled;
     /// after each round the profiles are published, and the clock's task is told that the next
     /// boundary may have moved. Fetches wait here, never on the clock's task.
@@ -33,6 +30,13 @@ extension PriceManager {
                 try Task.checkCancellation()
                 await showAll(at: clock.now)
                 retime()
+                // The days of history relative thresholds want come after today is shown: a
+                // start shows its prices after one request, not after a week's.
+                if await backfillDue() {
+                    ahead = nil
+                    try Task.checkCancellation()
+                    await showAll(at: clock.now)
+                }
                 continue
             }
             sourcesAsleep = true
@@ -76,7 +80,7 @@ extension PriceManager {
             }
             feeds[key]!.schedule.succeeded(at: now, stillNeeded: need(key, at: now).any, jitter: jitter())
             logger.info("fetched \(fetched.count) slots from \(primary.id)\(feeds.count > 1 ? " for \(URLRedaction.redacted(key))" : "")")
-            await backfill(key, from: primary, today: calendar.day(containing: started))
+            backfills[key] = calendar.day(containing: started)
         } catch {
             logger.warning("fetch failed: \(error)")
             guard feeds[key] != nil else { return }
@@ -99,7 +103,7 @@ extension PriceManager {
     /// a large answer takes milliseconds to read.
     func fetch(day: LocalDay, from source: any PriceSource, settings: Settings) async throws(SourceError) -> [PriceSlot] {
         let calendar = calendar
-        let slots = try await withTaskExecutorPreference(Self.sourcesWorker) { () async throws(SourceError) -> [PriceSlot] in
+        let slots = try await withTaskExecutorPreference(fetchExecutor) { () async throws(SourceError) -> [PriceSlot] in
             try await source.fetch(day: day, calendar: calendar, settings: settings)
         }
         var window = SlotWindow.around(clock.now)
@@ -168,10 +172,27 @@ extension PriceManager {
         return score
     }
 
+    /// Backfills every feed fetched since the last call (see ``backfill(_:from:today:)``); true
+    /// when some day was asked for that a profile on relative thresholds shows: only those read
+    /// the history, so only then is anything shown again.
+    @discardableResult
+    func backfillDue() async -> Bool {
+        var shown = false
+        while let (key, today) = backfills.first {
+            backfills[key] = nil
+            guard let feed = feeds[key], let source = catalog[feed.source] else { continue }
+            let asked = await backfill(key, from: source, today: today)
+            shown = shown || asked && profiles.all.contains { $0.settings.colorMode == .relative && cacheKey(for: $0.settings) == key }
+        }
+        return shown
+    }
+
     /// Fetches past days of the feed `key` inside its `history_days` that the cache lacks, one
-    /// request at a time.
-    func backfill(_ key: String, from source: any PriceSource, today: LocalDay) async {
-        guard let feed = feeds[key], source.answersPastDays else { return }
+    /// request at a time; true when some day was asked for.
+    @discardableResult
+    func backfill(_ key: String, from source: any PriceSource, today: LocalDay) async -> Bool {
+        guard let feed = feeds[key], source.answersPastDays else { return false }
+        var asked = false
         var day = today.adding(days: 1 - feed.historyDays)
         while day < today {
             defer { day = day.adding(days: 1) }
@@ -179,10 +200,11 @@ extension PriceManager {
                 continue
             }
             feeds[key]!.backfillTried.insert(day)
+            asked = true
             do {
                 let fetched = try await fetch(day: day, from: source, settings: current.settings)
                 await save(fetched, key: key, at: nil)
-                guard feeds[key] != nil else { return }
+                guard feeds[key] != nil else { return asked }
                 feeds[key]!.slots = feeds[key]!.slots.replacing(with: fetched)
                 if feeds[key]!.slots.covers(calendar.interval(of: day)) {
                     logger.info("backfilled \(day) from \(source.id)")
@@ -191,9 +213,10 @@ extension PriceManager {
                 }
             } catch {
                 logger.warning("backfill of \(day) failed: \(error)")
-                return
+                return asked
             }
         }
+        return asked
     }
 
     /// Saves `fetched` in the store under `key`, recording a successful fetch at `fetchedAt` if

@@ -37,7 +37,7 @@ extension PriceManager {
         guard convertsCurrency, let feed = catalog.rateFeed, ratesSchedule.isDue(at: now, latest: rates.latestDay) else { return false }
         defer { ahead = nil }
         do {
-            let (day, fetched) = try await withTaskExecutorPreference(Self.sourcesWorker) { try await feed.fetch() }
+            let (day, fetched) = try await withTaskExecutorPreference(fetchExecutor) { try await feed.fetch() }
             // A file dated after today would stand as the newest rates for good: never fetched again.
             // One weeks old is not the daily file either, and would price today at an old rate.
             let today = ratesSchedule.cet.day(containing: clock.now)

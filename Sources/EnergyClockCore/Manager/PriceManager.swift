@@ -45,6 +45,8 @@ public actor PriceManager {
     public internal(set) var profiles: Profiles
     /// The prices by store key: one per source and zone that some profile shows.
     var feeds: [String: Feed] = [:]
+    /// Feeds fetched and not yet backfilled, with the day they were fetched on.
+    var backfills: [String: LocalDay] = [:]
     /// The fallbacks serving profiles, by profile name, while their own source fails.
     var fallbacks: [String: Fallback] = [:]
     var currentDay: LocalDay?
@@ -74,6 +76,14 @@ public actor PriceManager {
     let inbox = Mutex<[SettingsRequest]>([])
     /// Rung by ``submit(_:)-([SettingsRequest])``: requests wait in ``inbox``.
     let submitted = Doorbell()
+    /// The thread that fetches and parses every answer, off the event loop (see ``WorkerExecutor``);
+    /// one per manager, started with its first fetch.
+    nonisolated let sourcesWorker = WorkerExecutor(name: "sources")
+
+    /// Where fetches and parses run: the sources' thread while an ``EventLoop`` is the global
+    /// executor (the daemon), and the global executor's own threads otherwise, which are no loop
+    /// a boundary waits on (the tests that run many managers in one process).
+    nonisolated var fetchExecutor: (any TaskExecutor)? { EventLoop.global == nil ? nil : sourcesWorker }
     /// Rung by ``wake()``: the sources are looked at again (see ``followSources()``).
     let woken = Doorbell()
     /// Rung by ``retime()``: the clock's task works out its next event again (see ``followClock()``).
@@ -241,6 +251,7 @@ public actor PriceManager {
         reconcileFeeds(starting: true)
         await refreshRatesIfDue(at: clock.now)
         await refresh(feeds.keys.filter { need($0, at: clock.now).any }.sorted())
+        await backfillDue()
         return noted(snapshot())
     }
 
