@@ -39,6 +39,8 @@ package final class CapturingLogHandler: LogHandler {
         package var severity: LogLevel
         package var label: String
         package var message: String
+        /// When it was logged, for the message of a failed test.
+        package var time = Date()
     }
 
     private let lines = Mutex<[Line]>([])

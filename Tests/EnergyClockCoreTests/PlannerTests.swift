@@ -56,9 +56,12 @@ import Testing
     @Test func theOptimumMatchesASearchOfEveryChoiceOnRandomDays() {
         var random = SeededRandom(seed: 21)
         var checked = 0
+        // The search grows as n^count: days of 24 to 48 candidates and counts up to 4 keep the
+        // suite's share of a core small (it took 18 s of one with counts up to 5 and n up to 100),
+        // and still mix blocks, gaps and ties.
         for day in 0..<200 {
-            let n = Int.random(in: 24...100, using: &random)
-            let most = n <= 30 ? 5 : (n <= 45 ? 4 : 3)
+            let n = Int.random(in: 24...48, using: &random)
+            let most = n <= 30 ? 4 : 3
             let count = Int.random(in: 1...most, using: &random)
             let minRun = Int.random(in: 1...count, using: &random)
             let contiguous = Bool.random(using: &random)

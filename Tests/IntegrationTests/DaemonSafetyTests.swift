@@ -218,6 +218,9 @@ struct DaemonSafetyTests {
                 try live.client.publish("energyclock/settings/surcharge/set", DecimalFormat.string(Double(submitted) / 1e6))
                 if submitted % 8 == 0 { try await Task.sleep(for: .milliseconds(1)) }
             }
+            // Every tenth round the storm pauses until an answer comes: answers wait while changes
+            // keep coming, and without a pause no round might see one before its kill.
+            if round % 10 == 9 { _ = await live.wait(for: "energyclock/settings/result", timeout: 10) }
             process.kill()
             for payload in live.all("energyclock/settings/result") {
                 if let settings = object(payload)?["settings"] as? [String: Any], let surcharge = settings["surcharge"] as? Double {

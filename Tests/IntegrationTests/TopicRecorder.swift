@@ -62,18 +62,22 @@ final class TopicRecorder: Sendable {
     func all(_ topic: String) -> [String] { messages.filter { $0.topic == topic }.map(\.text) }
 
     /// Waits until the newest payload on `topic` satisfies `condition`; returns it, or nil on time-out.
+    ///
+    /// A minute by default: the whole suite on two cores keeps them busy for tens of seconds at its
+    /// start, and a wait that ends early only makes a passing test slower to fail. The condition is
+    /// looked at once more after the deadline, for a task that was not scheduled for a while.
     @discardableResult
-    func wait(for topic: String, timeout: Double = 20, _ condition: (String) -> Bool = { _ in true }) async -> String? {
+    func wait(for topic: String, timeout: Double = 60, _ condition: (String) -> Bool = { _ in true }) async -> String? {
         let deadline = Date().addingTimeInterval(timeout)
-        repeat {
+        while true {
             if let payload = last(topic), condition(payload) { return payload }
+            if Date() >= deadline { return nil }
             try? await Task.sleep(for: .milliseconds(5))
-        } while Date() < deadline
-        return nil
+        }
     }
 
     /// Waits until `count` messages arrived on `topic`.
-    func wait(count: Int, on topic: String, timeout: Double = 20) async -> [String] {
+    func wait(count: Int, on topic: String, timeout: Double = 60) async -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         while all(topic).count < count, Date() < deadline { try? await Task.sleep(for: .milliseconds(5)) }
         return all(topic)
