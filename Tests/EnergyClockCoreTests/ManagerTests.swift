@@ -179,6 +179,23 @@ import Testing
         #expect(source.requests.filter { $0 >= day } == [day, day])
     }
 
+    @Test func todayIsShownBeforeTheHistoryDaysAreFetched() async throws {
+        let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
+        let source = MemorySource(slots: quarterDays(around: day))
+        source.hold(before: day)
+        let (manager, output) = try makeManager(clock: clock, source: source)
+        let run = Task { try await manager.run() }
+        defer { run.cancel() }
+        // Today's answer is published while the first history day is still being asked for.
+        #expect(await output.wait { $0.last?.current?.slot.start == at("2025-12-17T10:00:00+01:00") }, "\(source.requests)")
+        #expect(source.requests.filter { $0 < day }.count <= 1, "\(source.requests)")
+        source.hold(before: nil)
+        await settle(clock, manager)
+        // The week's other days follow (the 16th came with today's answer).
+        let history = (1...5).map { day.adding(days: -1 - $0) }.reversed()
+        #expect(source.requests.filter { $0 < day } == Array(history), "\(source.requests)")
+    }
+
     @Test func relativeModeUsesHistoryQuartilesAndBackfills() async throws {
         let clock = ManualClock(start: at("2025-12-17T10:00:00+01:00"))
         // Ten days of data; the first fetch only sees three, the rest must be backfilled.
