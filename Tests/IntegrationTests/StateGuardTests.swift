@@ -50,4 +50,43 @@ struct StateGuardTests {
         #expect(await daemon.waitForExit(timeout: 10) == 0, "\(daemon.log.suffix(2000))")
         for recorder in [live, intruder, later, last] { await recorder.stop() }
     }
+
+    @Test func theExampleACLKeepsOtherClientsOffTheStateAndLetsTheirCommandsThrough() async throws {
+        let directory = temporaryDirectory()
+        let passwords = directory.appendingPathComponent("passwd").path
+        for (user, password) in [("energyclock", "clock-pw"), ("homeassistant", "ha-pw"), ("phone", "phone-pw")] {
+            let maker = try ChildProcess(
+                "/usr/bin/mosquitto_passwd",
+                (FileManager.default.fileExists(atPath: passwords) ? [] : ["-c"]) + ["-b", passwords, user, password])
+            #expect(await maker.waitForExit(timeout: 10) == 0, "\(maker.log)")
+        }
+        // The example as it is, and the topic on which the test's recorders tell they are ready.
+        let example = try String(contentsOf: ReferenceTests.root.appendingPathComponent("examples/mosquitto.acl"), encoding: .utf8)
+        let acl = directory.appendingPathComponent("acl").path
+        try ("pattern readwrite recorder/#\n" + example).write(toFile: acl, atomically: true, encoding: .utf8)
+        chmod(acl, 0o644)
+        chmod(passwords, 0o644)
+        chmod(directory.path, 0o755)
+        let broker = try await TestBroker.start(extraConfig: "allow_anonymous false\npassword_file \(passwords)\nacl_file \(acl)")
+        let daemon = try daemon(
+            broker, state: try stateWithCurrentPrices(), ["--mqtt-username", "energyclock"], env: ["ENERGYCLOCK_MQTT_PASSWORD": "clock-pw"])
+        let phone = try await TopicRecorder(port: broker.port, filter: "energyclock/#", username: "phone", password: "phone-pw")
+        let color = try #require(await phone.wait(for: "energyclock/color") { !$0.isEmpty }, "\(daemon.log)")
+        // The phone reads everything and sends a command, which is answered.
+        try phone.client.publish("energyclock/settings/set", #"{"vat_percent":9}"#)
+        #expect(object(await phone.wait(for: "energyclock/settings/result"))?["ok"] as? Bool == true)
+        // Its writes to the state are refused by the broker: nothing of them reaches anyone.
+        try phone.client.publish("energyclock/color", "purple", retain: true)
+        try phone.client.publish("energyclock/status", "offline", retain: true)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(!phone.all("energyclock/color").contains("purple") && !phone.all("energyclock/status").contains("offline"))
+        let later = try await TopicRecorder(port: broker.port, filter: "energyclock/#", username: "homeassistant", password: "ha-pw")
+        #expect(await later.wait(for: "energyclock/color") == color)
+        #expect(await later.wait(for: "energyclock/status") == "online")
+        #expect(!daemon.log.contains("refused a publish"), "energyclock's own user writes all it needs: \(daemon.log)")
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 10) == 0, "\(daemon.log.suffix(2000))")
+        await phone.stop()
+        await later.stop()
+    }
 }
