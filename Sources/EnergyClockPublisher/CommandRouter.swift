@@ -45,8 +45,10 @@ package struct CommandRouter: Sendable {
         if message.topic == homeAssistantStatus { return message.text == "online" ? .homeAssistantOnline : nil }
         if let reserved = topics.reservedProfile(of: message.topic) {
             // `<prefix>/price/settings/set` names no profile: answered on its own result topic.
-            return routed(message, to: reserved.profile, reserved.topic, refusal: .profile(reserved.profile, reason: Self.reserved(reserved.profile)))
-                .map { .settings($0.request, replyRefused: $0.replyRefused) }
+            return routed(
+                message, to: reserved.profile, reserved.topic, refusal: .profile(reserved.profile, reason: Self.reserved(reserved.profile))
+            )
+            .map { .settings($0.request, replyRefused: $0.replyRefused) }
         }
         if let routed = routed(message, to: profile, topic) { return .settings(routed.request, replyRefused: routed.replyRefused) }
         return message.topic.hasPrefix(topics.prefix + "/") ? .foreign(topic: message.topic) : nil

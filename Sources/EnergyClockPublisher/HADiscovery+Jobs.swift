@@ -52,7 +52,10 @@ extension HADiscovery {
                     ("name", .text("\(name) deadline")), ("command_topic", .text(topics.settingsSet)),
                     // Cleared, the deadline is sent as null; a job without a window shows an empty
                     // text, which its pattern allows: a state Home Assistant can refuse is never sent.
-                    ("command_template", .text(#"{"jobs":{"\#(name)":{"deadline":{% if value %}"{{ value }}"{% else %}null{% endif %}}}}"#)),
+                    (
+                        "command_template",
+                        .text(#"{"jobs":{"\#(name)":{"deadline":{% if value %}"{{ value }}"{% else %}null{% endif %}}}}"#)
+                    ),
                     ("state_topic", .text(topics.settings)),
                     ("value_template", .text("{{ \(setting).deadline if \(setting) is defined and \(setting).deadline else '' }}")),
                     ("pattern", .text(Self.deadlinePattern)), ("min", .integer(0)), ("max", .integer(5)),

@@ -68,7 +68,8 @@ package struct HADiscovery: Sendable {
         var entities: [Entity] = []
         func sensor(_ object: String, _ name: String, _ topic: String, _ template: String, _ extra: [(String, Field)] = []) {
             entities.append(
-                Entity("sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
+                Entity(
+                    "sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
         }
         let euro: [(String, Field)] = [
             ("unit_of_measurement", .text(unit)), ("state_class", .text("measurement")),

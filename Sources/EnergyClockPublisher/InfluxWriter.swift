@@ -87,7 +87,8 @@ package actor InfluxWriter {
             let response = try await http.post(target.url, body: Array(lines.joined(separator: "\n").utf8), headers: headers)
             guard (200..<300).contains(response.status) else {
                 // Redacted before it is cut, so that a cut never splits a credential out of sight.
-                let detail = Quote.clip(Quote.redacting(target.secrets, in: String(decoding: response.body.prefix(64 << 10), as: UTF8.self)))
+                let detail = Quote.clip(
+                    Quote.redacting(target.secrets, in: String(decoding: response.body.prefix(64 << 10), as: UTF8.self)))
                 logger.warning("InfluxDB answered HTTP \(response.status): \(detail)")
                 // A 4xx other than 429 will not heal by retrying the same points.
                 if (400..<500).contains(response.status), response.status != 429 { return true }

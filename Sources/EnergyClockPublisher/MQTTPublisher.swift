@@ -260,7 +260,9 @@ package actor MQTTPublisher: ManagerOutput {
                         if failure == nil || error == .notConnected { failure = error }
                     }
                 case let .subscribe(filter, retainAsPublished, othersOnly):
-                    do throws(SinkFailure) { try sink.subscribe(filter, retainAsPublished: retainAsPublished, othersOnly: othersOnly) } catch {
+                    do throws(SinkFailure) {
+                        try sink.subscribe(filter, retainAsPublished: retainAsPublished, othersOnly: othersOnly)
+                    } catch {
                         logger.error("\(error)")
                     }
                 case let .writeHealth(record):

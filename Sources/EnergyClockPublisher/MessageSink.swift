@@ -47,7 +47,9 @@ package enum SinkFailure: Error, Equatable, CustomStringConvertible {
 
 extension MQTTClient: MessageSink {
     package func subscribe(_ filter: String, retainAsPublished: Bool, othersOnly: Bool) throws(SinkFailure) {
-        do { try subscribe(filter, qos: 1, retainAsPublished: retainAsPublished, othersOnly: othersOnly) } catch { throw SinkFailure(error) }
+        do { try subscribe(filter, qos: 1, retainAsPublished: retainAsPublished, othersOnly: othersOnly) } catch {
+            throw SinkFailure(error)
+        }
     }
 
     package func send(_ message: OutgoingMessage) throws(SinkFailure) -> Int32 {

@@ -33,7 +33,9 @@ extension PublisherState {
             return
         }
         restored.lastRestored[topic] = now
-        if restored.lastRestored.count > 4096 { restored.lastRestored = restored.lastRestored.filter { now.timeIntervalSince($0.value) < 60 } }
+        if restored.lastRestored.count > 4096 {
+            restored.lastRestored = restored.lastRestored.filter { now.timeIntervalSince($0.value) < 60 }
+        }
         actions.append(.send(OutgoingMessage(topic, payload, retain: true)))
     }
 

@@ -63,7 +63,8 @@ struct RetainedTopics {
     mutating func forecastChange(of snapshot: Snapshot, importCosts: [Double]?) -> [OutgoingMessage] {
         let emhass = Forecast.EMHASS(forecast: Forecast(snapshot), importCosts: importCosts)
         let payloads = [
-            (topics.forecastEMHASS, memo.emhass.payload(emhass, \.json)), (topics.forecastEMHASSTimed, memo.emhassTimed.payload(emhass, \.timedJSON)),
+            (topics.forecastEMHASS, memo.emhass.payload(emhass, \.json)),
+            (topics.forecastEMHASSTimed, memo.emhassTimed.payload(emhass, \.timedJSON)),
         ]
         return payloads.filter { held[$0.0] != $0.1 }.map { OutgoingMessage($0.0, $0.1, retain: true) }
     }

@@ -23,7 +23,8 @@ package struct TopicTree: Sendable, Equatable {
     /// not spelt: a leaf spelt by its raw value was hashed by that text at every look-up.
     private enum Leaf: Int, CaseIterable {
         case profiles, reply, status, price, color, colorHex, colorRGB, thresholds, current, next, pricesToday, pricesTomorrow
-        case settings, stale, statsToday, statsTomorrow, forecastEVCC, forecastEMHASS, forecastEMHASSTimed, events, clockPNG, clockSVG, influx
+        case settings, stale, statsToday, statsTomorrow, forecastEVCC, forecastEMHASS, forecastEMHASSTimed, events, clockPNG, clockSVG,
+            influx
         case refresh, settingsResult, settingsSet, settingsFieldFilter
 
         /// Its topic under the prefix: its name, unless spelt otherwise here.

@@ -62,7 +62,10 @@ import Testing
         }
         // The same keys in different objects are no duplicates, and every source's answer is held
         // to the rule too.
-        #expect(refusal(#"{"jobs":{"a":{"duration":60,"earliest":"08:00","deadline":"18:00"},"b":{"duration":60,"earliest":"08:00","deadline":"18:00"}}}"#) == "accepted")
+        #expect(
+            refusal(
+                #"{"jobs":{"a":{"duration":60,"earliest":"08:00","deadline":"18:00"},"b":{"duration":60,"earliest":"08:00","deadline":"18:00"}}}"#
+            ) == "accepted")
         #expect(JSONValue.parse(Array(#"[{"a":1},{"a":1,"b":{"a":2,"a":3}}]"#.utf8)) == nil)
         #expect(JSONValue.duplicateKey(in: Array(#"[{"a":1},{"a":1,"b":{"a":2,"a":3}}]"#.utf8)) == "b.a")
     }

@@ -45,7 +45,8 @@ import Testing
 
     @Test func anEntryWhoseEndIsNotTheNextStartIsRefused() throws {
         // The recorded answer (edited variant): one quarter hour's deliveryEnd moved 15 minutes on.
-        var root = try #require(try JSONSerialization.jsonObject(with: Data(fixture("nordpool/delivery_period_today.json"))) as? [String: Any])
+        var root = try #require(
+            try JSONSerialization.jsonObject(with: Data(fixture("nordpool/delivery_period_today.json"))) as? [String: Any])
         var entries = try #require(root["multiAreaEntries"] as? [[String: Any]])
         let end = try #require(entries[10]["deliveryEnd"] as? String)
         entries[10]["deliveryEnd"] = ISO8601.utc(at(end).addingTimeInterval(900))

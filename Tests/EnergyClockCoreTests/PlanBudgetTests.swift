@@ -23,7 +23,8 @@ import Testing
                 duration: 960, contiguous: false, minBlock: 0, window: nil, maxPrice: limit, repeats: .once,
                 since: at("2026-12-01T00:00:00+01:00"))
             let plan = book.plans(
-                ["hog": hog], slots: twenty, knownUntil: twenty.last?.slot.end, now: at("2026-12-01T00:00:00+01:00"), calendar: amsterdam)[0]
+                ["hog": hog], slots: twenty, knownUntil: twenty.last?.slot.end, now: at("2026-12-01T00:00:00+01:00"), calendar: amsterdam)[
+                    0]
             #expect(plan.status == .unsatisfiable, "max_price \(String(describing: limit))")
             #expect(plan.reason?.hasPrefix("choosing 2880 units of 20 s in pieces takes more than") == true, "\(plan.reason ?? "")")
             #expect(plan.reason?.contains("more than the \(Planner.jobBudget.steps) steps a job may") == true)
@@ -35,7 +36,8 @@ import Testing
         var book = PlanBook()
         let block = Job(duration: 960, window: nil, repeats: .once, since: at("2026-12-01T00:00:00+01:00"))
         let planned = book.plans(
-            ["block": block], slots: twenty, knownUntil: twenty.last?.slot.end, now: at("2026-12-01T00:00:00+01:00"), calendar: amsterdam)[0]
+            ["block": block], slots: twenty, knownUntil: twenty.last?.slot.end, now: at("2026-12-01T00:00:00+01:00"), calendar: amsterdam)[
+                0]
         #expect(planned.status == .running)
         #expect(planned.slots.reduce(0) { $0 + $1.duration } == 960 * 60)
     }

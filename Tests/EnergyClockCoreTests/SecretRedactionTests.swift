@@ -11,7 +11,9 @@ import Testing
     /// The token as it is sent: each name and value percent-encoded strictly.
     @Test func queryValuesAreEncodedStrictly() {
         #expect(QueryString.component(Self.token) == "Tk%2B%2Fx%3Dy%26z~%C3%A4%201")
-        #expect(QueryString.encoded([("securityToken", Self.token), ("a b", "c:d@e")]) == "securityToken=Tk%2B%2Fx%3Dy%26z~%C3%A4%201&a%20b=c%3Ad%40e")
+        #expect(
+            QueryString.encoded([("securityToken", Self.token), ("a b", "c:d@e")])
+                == "securityToken=Tk%2B%2Fx%3Dy%26z~%C3%A4%201&a%20b=c%3Ad%40e")
         // Every unreserved byte stays, every other is encoded.
         let all = String(decoding: (0x20...0x7E).map { UInt8($0) }, as: UTF8.self)
         let encoded = QueryString.component(all)
@@ -42,7 +44,8 @@ import Testing
         #expect(Quote.redacting([token], in: "the token abcdefgh1") == "the token [redacted]")
         #expect(Quote.redacting([token], in: "Quoted: abcdefgh12… (300 bytes)") == "Quoted: [redacted]… (300 bytes)")
         #expect(Quote.redacting([token], in: "Quoted: ab… (300 bytes)") == "Quoted: [redacted]… (300 bytes)", "a cut marks it")
-        #expect(Quote.redacting([token], in: Quote.clip("x" + String(repeating: " ", count: 185) + token, limit: 194)).contains("[redacted]"))
+        #expect(
+            Quote.redacting([token], in: Quote.clip("x" + String(repeating: " ", count: 185) + token, limit: 194)).contains("[redacted]"))
         // A short beginning elsewhere is ordinary text, and a secret too short is not looked for.
         #expect(Quote.redacting([token], in: "abc is not it; abcdefg1 neither") == "abc is not it; abcdefg1 neither")
         #expect(Quote.redacting(["abc"], in: "abc") == "abc")
@@ -51,7 +54,8 @@ import Testing
 
     @Test func theWorstTextsCostLittle() {
         // Every byte an introducer of some form: each position is tried and given up at once.
-        for text in [String(repeating: "%", count: 20_000), String(repeating: "%25", count: 6_000), String(repeating: "&#", count: 10_000)] {
+        for text in [String(repeating: "%", count: 20_000), String(repeating: "%25", count: 6_000), String(repeating: "&#", count: 10_000)]
+        {
             let started = ContinuousClock.now
             // Nothing of it is the secret but, at most, a beginning of it where the text ends.
             #expect(Quote.redacting(["%%%%%%%x"], in: text).hasPrefix(text.dropLast(24)))

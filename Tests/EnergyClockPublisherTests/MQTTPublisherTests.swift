@@ -68,7 +68,9 @@ import Testing
         // A boundary pause long enough to remove the profile inside it, as a message that came
         // half a millisecond before the boundary would.
         try await withPublisher(sink, clock: ManualClock(start: start), boundaryPause: 0.5) { publisher in
-            _ = await publisher.connectionUp([snapshot(Profiles.firstName, "2026-01-14T13:30:00+01:00"), snapshot("a", "2026-01-14T13:30:00+01:00")])
+            _ = await publisher.connectionUp([
+                snapshot(Profiles.firstName, "2026-01-14T13:30:00+01:00"), snapshot("a", "2026-01-14T13:30:00+01:00"),
+            ])
             #expect(sink.retained["energyclock/a/price"]?.isEmpty == false)
             let boundary = Task {
                 await publisher.publish(all: [
@@ -76,7 +78,8 @@ import Testing
                 ])
             }
             #expect(
-                await eventually { sink.retained["energyclock/a/current"]?.contains(#""start":"2026-01-14T14:00"#) == true }, "inside the pause")
+                await eventually { sink.retained["energyclock/a/current"]?.contains(#""start":"2026-01-14T14:00"#) == true },
+                "inside the pause")
             await publisher.removed(profile: "a")
             await boundary.value
             let left = sink.retained.filter { $0.key.hasPrefix("energyclock/a/") && !$0.value.isEmpty }

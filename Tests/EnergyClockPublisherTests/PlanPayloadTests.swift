@@ -36,13 +36,19 @@ import Testing
 
     @Test func emhassGetsOneValuePerStepFromTheStepHoldingNow() {
         let hourly = Self.snapshot("2026-01-14T22:40:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24) { Double($0) / 100 }
-        #expect(Forecast.EMHASS(forecast: Forecast(hourly)).json == #"{"load_cost_forecast":[0.22,0.23,0.23],"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#)
+        #expect(
+            Forecast.EMHASS(forecast: Forecast(hourly)).json
+                == #"{"load_cost_forecast":[0.22,0.23,0.23],"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#
+        )
         var hourSteps = Self.plain
         hourSteps.forecastStep = 60
         let coarse = Self.snapshot("2026-01-14T22:40:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24, settings: hourSteps) {
             Double($0) / 100
         }
-        #expect(Forecast.EMHASS(forecast: Forecast(coarse)).json == #"{"load_cost_forecast":[0.22,0.23],"prediction_horizon":2,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 2 are known"}"#)
+        #expect(
+            Forecast.EMHASS(forecast: Forecast(coarse)).json
+                == #"{"load_cost_forecast":[0.22,0.23],"prediction_horizon":2,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 2 are known"}"#
+        )
         // Quarter hours are averaged over each step; a step the prices do not cover whole is left out.
         var native = Self.plain
         native.resolution = .native
@@ -52,7 +58,9 @@ import Testing
             [0.10, 0.20, 0.30, 0.40, 0.5, 0.5, 0.9][$0]
         }
         #expect(
-            Forecast.EMHASS(forecast: Forecast(quarters)).json == #"{"load_cost_forecast":[0.15,0.35,0.5],"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#)
+            Forecast.EMHASS(forecast: Forecast(quarters)).json
+                == #"{"load_cost_forecast":[0.15,0.35,0.5],"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#
+        )
         // In the second quarter of a half hour the step began in the slot before the current one:
         // the series still starts at the step holding now, never empty.
         let late = Self.snapshot(
@@ -63,7 +71,8 @@ import Testing
         #expect(Forecast.EMHASS(forecast: Forecast(late)).json == Forecast.EMHASS(forecast: Forecast(quarters)).json)
         #expect(
             Forecast.EMHASS(forecast: Forecast(late)).timedJSON
-                == #"{"load_cost_forecast":{"2026-01-14T23:00:00+01:00":0.15,"2026-01-14T23:30:00+01:00":0.35,"2026-01-15T00:00:00+01:00":0.5},"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#)
+                == #"{"load_cost_forecast":{"2026-01-14T23:00:00+01:00":0.15,"2026-01-14T23:30:00+01:00":0.35,"2026-01-15T00:00:00+01:00":0.5},"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#
+        )
         // evcc's from the current slot on.
         #expect(Forecast(late).evcc.hasPrefix(#"[{"start":"2026-01-14T23:15:00+01:00""#))
         // An export profile's payload is the whole call: the first profile's cost and its own price.
@@ -76,7 +85,8 @@ import Testing
         }
         #expect(
             Forecast.EMHASS(forecast: Forecast(sold), importCosts: Forecast(hourly, step: 30).stepped).json
-                == #"{"load_cost_forecast":[0.22,0.23,0.23],"prod_price_forecast":[0.022,0.023,0.023],"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#)
+                == #"{"load_cost_forecast":[0.22,0.23,0.23],"prod_price_forecast":[0.022,0.023,0.023],"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#
+        )
         // A long enough day is usable, with no reason.
         let day = Self.snapshot("2026-01-14T10:40:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24) { Double($0) / 100 }
         #expect(Forecast.EMHASS(forecast: Forecast(day)).json.hasSuffix(#""prediction_horizon":27,"usable":true}"#))
@@ -115,7 +125,9 @@ import Testing
             object(first["homeassistant/number/energyclock/job-dish-duration/config"])?["command_template"] as? String
                 == #"{"jobs":{"dish":{"duration":{{ value | int }}}}}"#)
         // Unique by construction, and a deadline text whose state always fits its pattern.
-        #expect(object(first["homeassistant/number/energyclock/job-dish-duration/config"])?["unique_id"] as? String == "energyclock/default/plan/dish/duration")
+        #expect(
+            object(first["homeassistant/number/energyclock/job-dish-duration/config"])?["unique_id"] as? String
+                == "energyclock/default/plan/dish/duration")
         let deadline = try #require(object(first["homeassistant/text/energyclock/job-dish-deadline/config"]))
         let pattern = try Regex(try #require(deadline["pattern"] as? String))
         #expect("".wholeMatch(of: pattern) != nil && "23:59".wholeMatch(of: pattern) != nil && "24:00".wholeMatch(of: pattern) == nil)
@@ -199,6 +211,7 @@ import Testing
         #expect(exports.map(\.topic) == ["energyclock/export/forecast/emhass", "energyclock/export/forecast/emhass/timed"])
         #expect(
             exports.first?.payload
-                == #"{"load_cost_forecast":[0.44,0.46,0.46],"prod_price_forecast":[0.022,0.023,0.023],"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#)
+                == #"{"load_cost_forecast":[0.44,0.46,0.46],"prod_price_forecast":[0.022,0.023,0.023],"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#
+        )
     }
 }

@@ -215,15 +215,21 @@ import Testing
         // Put back as held, logged once, the status as `online`.
         let first = publisher.handle(.overwritten(topic: topics.color), at: now)
         #expect(sent(first) == [OutgoingMessage(topics.color, color!, retain: true)])
-        #expect(first.contains { if case let .log(.warning, line) = $0 { line.contains("another client wrote energyclock/color") } else { false } })
-        #expect(sent(publisher.handle(.overwritten(topic: topics.status), at: now)) == [OutgoingMessage(topics.status, "online", retain: true)])
+        #expect(
+            first.contains {
+                if case let .log(.warning, line) = $0 { line.contains("another client wrote energyclock/color") } else { false }
+            })
+        #expect(
+            sent(publisher.handle(.overwritten(topic: topics.status), at: now)) == [OutgoingMessage(topics.status, "online", retain: true)])
         // Again within the second: it waits for the second to end, without another log line.
         let again = publisher.handle(.overwritten(topic: topics.color), at: now.addingTimeInterval(0.2))
         #expect(sent(again).isEmpty)
         #expect(again.contains { if case .wake(.restore, at: now.addingTimeInterval(1)) = $0 { true } else { false } })
         #expect(!again.contains { if case .log = $0 { true } else { false } })
         for _ in 0..<100 { _ = publisher.handle(.overwritten(topic: topics.color), at: now.addingTimeInterval(0.5)) }
-        #expect(sent(publisher.handle(.timer(.restore), at: now.addingTimeInterval(1))) == [OutgoingMessage(topics.color, color!, retain: true)])
+        #expect(
+            sent(publisher.handle(.timer(.restore), at: now.addingTimeInterval(1))) == [OutgoingMessage(topics.color, color!, retain: true)]
+        )
         // A topic the daemon does not publish is someone else's business, and nothing goes out
         // while disconnected.
         #expect(publisher.handle(.overwritten(topic: "energyclock/notes"), at: now).isEmpty)
@@ -242,7 +248,8 @@ import Testing
             }
             return f.count == t.count
         }
-        let commands = ["settings/set", "settings/green_max/set", "refresh", "export/settings/set", "export/settings/jobs/set", "export/refresh"]
+        let commands =
+            ["settings/set", "settings/green_max/set", "refresh", "export/settings/set", "export/settings/jobs/set", "export/refresh"]
             + TopicTree.leaves.map { "\($0)/settings/set" } + TopicTree.leaves.map { "\($0)/settings/green_max/set" }
         for filter in topics.stateFilters {
             for command in commands { #expect(!matches(filter, "energyclock/" + command), "\(filter) matches \(command)") }

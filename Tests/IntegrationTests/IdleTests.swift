@@ -39,7 +39,8 @@ struct IdleTests {
         let woken = after.reduce(0) { $0 + $1.value } - before.reduce(0) { $0 + $1.value }
         #expect(woken <= 2, "\(before) → \(after)")
         // `sources` fetches and parses answers off the loop; it sleeps while there is none.
-        #expect(Set(after.keys).isSubset(of: ["energyclock", "mqtt", "signals", "files", "sources"]), "no thread pool: \(after.keys.sorted())")
+        #expect(
+            Set(after.keys).isSubset(of: ["energyclock", "mqtt", "signals", "files", "sources"]), "no thread pool: \(after.keys.sorted())")
 
         // Time zones come from the tz database and XML from libxml2: neither ICU nor the full
         // Foundation is loaded, which kept 11 MB of library pages resident.

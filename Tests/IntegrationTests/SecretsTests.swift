@@ -137,7 +137,10 @@ struct SecretsTests {
         env["ENERGYCLOCK_ENTSOE_TOKEN"] = token
         let prices = try ChildProcess(
             ProcessTests.binary,
-            ["prices", "--json", "--source", "entsoe", "--entsoe-url", http.baseURL.absoluteString, "--state-dir", temporaryDirectory().path],
+            [
+                "prices", "--json", "--source", "entsoe", "--entsoe-url", http.baseURL.absoluteString, "--state-dir",
+                temporaryDirectory().path,
+            ],
             environment: env)
         #expect(await prices.waitForExit(timeout: 20) == 1, "\(prices.log)")
         let sent = try #require(http.requests.first)

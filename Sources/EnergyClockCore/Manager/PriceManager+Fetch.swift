@@ -82,6 +82,7 @@ extension PriceManager {
             logger.info("fetched \(fetched.count) slots from \(primary.id)\(feeds.count > 1 ? " for \(URLRedaction.redacted(key))" : "")")
             backfills[key] = calendar.day(containing: started)
         } catch {
+            guard !Task.isCancelled else { return }
             logger.warning("fetch failed: \(error)")
             guard feeds[key] != nil else { return }
             feeds[key]!.stale = true
@@ -100,10 +101,11 @@ extension PriceManager {
     /// or the future is a broken answer, refused before it reaches the store.
     ///
     /// The fetch, its parse included, runs on the sources' worker thread, never on the event loop:
-    /// a large answer takes milliseconds to read.
+    /// a large answer takes milliseconds to read. A shutdown does not wait for it (``Abandonable``).
     func fetch(day: LocalDay, from source: any PriceSource, settings: Settings) async throws(SourceError) -> [PriceSlot] {
         let calendar = calendar
-        let slots = try await withTaskExecutorPreference(fetchExecutor) { () async throws(SourceError) -> [PriceSlot] in
+        let stopped = SourceError(source: source.id, problem: .transport("stopped: the daemon is shutting down"))
+        let slots = try await Abandonable.value(on: fetchExecutor, ifCancelled: stopped) { () async throws(SourceError) in
             try await source.fetch(day: day, calendar: calendar, settings: settings)
         }
         var window = SlotWindow.around(clock.now)
@@ -194,7 +196,7 @@ extension PriceManager {
         guard let feed = feeds[key], source.answersPastDays else { return false }
         var asked = false
         var day = today.adding(days: 1 - feed.historyDays)
-        while day < today {
+        while day < today, !Task.isCancelled {
             defer { day = day.adding(days: 1) }
             guard let current = feeds[key], !current.backfillTried.contains(day), !current.slots.covers(calendar.interval(of: day)) else {
                 continue
@@ -212,7 +214,7 @@ extension PriceManager {
                     logger.info("\(source.id) has no complete prices for \(day); relative thresholds use what there is")
                 }
             } catch {
-                logger.warning("backfill of \(day) failed: \(error)")
+                if !Task.isCancelled { logger.warning("backfill of \(day) failed: \(error)") }
                 return asked
             }
         }
@@ -222,8 +224,8 @@ extension PriceManager {
     /// Saves `fetched` in the store under `key`, recording a successful fetch at `fetchedAt` if
     /// given. An answer of more than ``saveChunk`` slots is saved a chunk at a time, each its own
     /// transaction, with the event loop given way between: 86,400 one-second slots take 150 ms to
-    /// store. Should the process end between two chunks, the cache lacks the rest and the next
-    /// start fetches it.
+    /// store. A shutdown lets a save end (the rows it replaces are gone until it does); should the
+    /// process be killed between two chunks, the cache lacks the rest and the next start fetches it.
     func save(_ fetched: [PriceSlot], key: String, at fetchedAt: Date?) async {
         guard let first = fetched.first, let last = fetched.last else { return }
         let span = DateInterval(start: first.start, end: max(first.start, last.end))
@@ -233,7 +235,8 @@ extension PriceManager {
             let isLast = upTo == fetched.count
             do {
                 try EventLoop.doing("saving fetched prices") { () throws(StoreError) in
-                    try store.save(fetched[from..<upTo], source: key, fetchedAt: isLast ? fetchedAt : nil, replacing: from == 0 ? span : nil)
+                    try store.save(
+                        fetched[from..<upTo], source: key, fetchedAt: isLast ? fetchedAt : nil, replacing: from == 0 ? span : nil)
                 }
             } catch {
                 logger.error("\(error)")

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 
 extension PriceManager {
     /// Days the ECB's daily file may be older than today: weekends and TARGET holidays leave gaps
@@ -37,7 +38,10 @@ extension PriceManager {
         guard convertsCurrency, let feed = catalog.rateFeed, ratesSchedule.isDue(at: now, latest: rates.latestDay) else { return false }
         defer { ahead = nil }
         do {
-            let (day, fetched) = try await withTaskExecutorPreference(fetchExecutor) { try await feed.fetch() }
+            let stopped = SourceError(source: "ecb", problem: .transport("stopped: the daemon is shutting down"))
+            let (day, fetched) = try await Abandonable.value(on: fetchExecutor, ifCancelled: stopped) { () async throws(SourceError) in
+                try await feed.fetch()
+            }
             // A file dated after today would stand as the newest rates for good: never fetched again.
             // One weeks old is not the daily file either, and would price today at an old rate.
             let today = ratesSchedule.cet.day(containing: clock.now)
@@ -62,6 +66,7 @@ extension PriceManager {
                 }
             }
         } catch {
+            guard !Task.isCancelled else { return true }
             ratesStale = true
             ratesSchedule.failed(at: clock.now, jitter: jitter())
             let kept = rates.latestDay.map { "keeping the rates of \($0)" } ?? "no rates are known, so no converted prices are published"

@@ -31,7 +31,8 @@ extension PlanBook {
         /// price limit; `open` without that limit), after taking what it costs from `left`. An
         /// unchanged choice of `memory` is taken over when `reuses`.
         mutating func make(
-            _ job: Job, need: Int, allowed: ArraySlice<PricedSlot>, open: ArraySlice<PricedSlot>, continuing: Date?, memory: Kept?, reuses: Bool,
+            _ job: Job, need: Int, allowed: ArraySlice<PricedSlot>, open: ArraySlice<PricedSlot>, continuing: Date?, memory: Kept?,
+            reuses: Bool,
             left: inout Allowance
         ) -> Outcome {
             let contiguous = job.contiguous
@@ -44,13 +45,16 @@ extension PlanBook {
                         + "more than the \(TimeGrid.maxUnits) a plan looks at; show hourly slots (resolution: hour)")
             }
             var work = Planner.work(candidates: units, count: need, minRun: minRun, contiguous: contiguous)
-            if job.maxPrice != nil { work = work + Planner.work(candidates: unitsOpen, count: need, minRun: minRun, contiguous: contiguous) }
+            if job.maxPrice != nil {
+                work = work + Planner.work(candidates: unitsOpen, count: need, minRun: minRun, contiguous: contiguous)
+            }
             guard work.fits(Planner.jobBudget) else {
                 // No count of steps in the reason: it moves with the window, and the reason is shown
                 // and logged again only when it changes.
                 return .refused(
                     "choosing \(need) units of \(PlanBook.text(seconds: grid.unit)) in pieces takes more than the "
-                        + "\(Planner.jobBudget.steps) steps a job may; make it contiguous, raise min_block or show hourly slots (resolution: hour)")
+                        + "\(Planner.jobBudget.steps) steps a job may; make it contiguous, raise min_block or show hourly slots (resolution: hour)"
+                )
             }
             guard work.steps <= left.steps else { return .refused(Self.spent(left)) }
             left.steps -= work.steps

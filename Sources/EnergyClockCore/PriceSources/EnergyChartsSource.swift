@@ -23,7 +23,9 @@ public struct EnergyChartsSource: PriceSource {
     /// The request for `day` and the day after.
     func url(for day: LocalDay, zone: String) -> URL {
         var components = URLComponents(url: baseURL.appendingPathComponent("price"), resolvingAgainstBaseURL: false)!
-        components.percentEncodedQuery = QueryString.encoded([("bzn", zone), ("start", day.description), ("end", day.adding(days: 1).description)])
+        components.percentEncodedQuery = QueryString.encoded([
+            ("bzn", zone), ("start", day.description), ("end", day.adding(days: 1).description),
+        ])
         return components.url!
     }
 

@@ -26,7 +26,9 @@ public struct EnergyZeroSource: PriceSource {
     public func url(for day: LocalDay) -> URL {
         let date = "\(pad(day.day, 2))-\(pad(day.month, 2))-\(pad(day.year, 4))"
         var components = URLComponents(url: baseURL.appendingPathComponent("public/v1/prices"), resolvingAgainstBaseURL: false)!
-        components.percentEncodedQuery = QueryString.encoded([("energyType", "ENERGY_TYPE_ELECTRICITY"), ("date", date), ("interval", "INTERVAL_QUARTER")])
+        components.percentEncodedQuery = QueryString.encoded([
+            ("energyType", "ENERGY_TYPE_ELECTRICITY"), ("date", date), ("interval", "INTERVAL_QUARTER"),
+        ])
         return components.url!
     }
 

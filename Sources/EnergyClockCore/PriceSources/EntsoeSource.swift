@@ -41,7 +41,10 @@ public struct EntsoeSource: PriceSource {
             return text.prefix(16).filter(\.isNumber)
         }
         var components = URLComponents(url: baseURL.appendingPathComponent("api"), resolvingAgainstBaseURL: false)!
-        components.percentEncodedQuery = QueryString.encoded([("securityToken", token ?? ""), ("documentType", "A44"), ("in_Domain", zone.eic), ("out_Domain", zone.eic), ("periodStart", stamp(calendar.start(of: day))), ("periodEnd", stamp(calendar.start(of: day.adding(days: 2))))])
+        components.percentEncodedQuery = QueryString.encoded([
+            ("securityToken", token ?? ""), ("documentType", "A44"), ("in_Domain", zone.eic), ("out_Domain", zone.eic),
+            ("periodStart", stamp(calendar.start(of: day))), ("periodEnd", stamp(calendar.start(of: day.adding(days: 2)))),
+        ])
         return components.url!
     }
 
@@ -88,7 +91,8 @@ public struct EntsoeSource: PriceSource {
             // Reason 999: no matching data (yet). Anything else is a refusal worth reporting.
             if acknowledgement.code == "999" { return [] }
             // Cut with a mark, so that a token the server quoted and the cut split is still found.
-            throw fail(.httpStatus(httpStatus, detail: "acknowledgement \(acknowledgement.code): \(Quote.clip(acknowledgement.text, limit: 200))"))
+            throw fail(
+                .httpStatus(httpStatus, detail: "acknowledgement \(acknowledgement.code): \(Quote.clip(acknowledgement.text, limit: 200))"))
         }
         guard httpStatus == 200 else { throw fail(.httpStatus(httpStatus, detail: "")) }
         var slots: [PriceSlot] = []

@@ -52,7 +52,9 @@ public struct NordPoolSource: PriceSource {
     /// The request for Nord Pool's delivery day `day` (in CET) in `currency`.
     func url(for day: LocalDay, zone: String, currency: String) -> URL {
         var components = URLComponents(url: baseURL.appendingPathComponent("DayAheadPrices"), resolvingAgainstBaseURL: false)!
-        components.percentEncodedQuery = QueryString.encoded([("date", day.description), ("market", "DayAhead"), ("deliveryArea", Self.area(for: zone)), ("currency", currency)])
+        components.percentEncodedQuery = QueryString.encoded([
+            ("date", day.description), ("market", "DayAhead"), ("deliveryArea", Self.area(for: zone)), ("currency", currency),
+        ])
         return components.url!
     }
 

@@ -54,7 +54,9 @@ public struct OctopusSource: PriceSource {
         let tariff = "E-1R-\(product)-\(region)"
         let path = "v1/products/\(product)/electricity-tariffs/\(tariff)/standard-unit-rates/"
         var components = URLComponents(url: baseURL.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
-        components.percentEncodedQuery = QueryString.encoded([("period_from", ISO8601.utc(interval.start)), ("period_to", ISO8601.utc(interval.end)), ("page_size", "1500")])
+        components.percentEncodedQuery = QueryString.encoded([
+            ("period_from", ISO8601.utc(interval.start)), ("period_to", ISO8601.utc(interval.end)), ("page_size", "1500"),
+        ])
         return components.url!
     }
 

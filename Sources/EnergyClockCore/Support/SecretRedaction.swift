@@ -87,7 +87,9 @@ package enum SecretRedaction {
             if escaped == byte, byte == UInt8(ascii: "/") || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
                 ends.append(position + 2)
             }
-            if escaped == UInt8(ascii: "u"), hexByte(text, position + 2) == 0, hexByte(text, position + 4) == byte { ends.append(position + 6) }
+            if escaped == UInt8(ascii: "u"), hexByte(text, position + 2) == 0, hexByte(text, position + 4) == byte {
+                ends.append(position + 6)
+            }
         case UInt8(ascii: "&"):
             if let end = htmlEntity(text, position, byte) { ends.append(end) }
         default: break
@@ -114,7 +116,10 @@ package enum SecretRedaction {
     static func htmlEntity(_ text: [UInt8], _ position: Int, _ byte: UInt8) -> Int? {
         guard let semicolon = text[position...].prefix(10).firstIndex(of: UInt8(ascii: ";")) else { return nil }
         let name = String(decoding: text[(position + 1)..<semicolon], as: UTF8.self)
-        let named = ["amp": UInt8(ascii: "&"), "lt": UInt8(ascii: "<"), "gt": UInt8(ascii: ">"), "quot": UInt8(ascii: "\""), "apos": UInt8(ascii: "'")]
+        let named = [
+            "amp": UInt8(ascii: "&"), "lt": UInt8(ascii: "<"), "gt": UInt8(ascii: ">"), "quot": UInt8(ascii: "\""),
+            "apos": UInt8(ascii: "'"),
+        ]
         if named[name] == byte { return semicolon + 1 }
         guard name.hasPrefix("#") else { return nil }
         let digits = name.dropFirst()
