@@ -5,7 +5,7 @@
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET …]     default: 60 seconds, every target
 #
 # Targets: settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber,
-# ecb, options, supervisor, health, helper, fetch. A crash, a sanitizer
+# ecb, options, supervisor, health, helper, fetch, redaction. A crash, a sanitizer
 # report or a time-out is saved in fuzz/findings/<target>/ and makes the script exit 1; replay
 # one with ENERGYCLOCK_FUZZ_TARGET=<target> <binary> <file>.
 set -euo pipefail
@@ -16,7 +16,7 @@ ensure_build_environment
 seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(settings profiles plans plannote energyzero entsoe awattar energycharts custom nordpool octopus tibber ecb options supervisor health helper fetch)
+[ ${#targets[@]} -eq 0 ] && targets=(settings profiles plans plannote energyzero entsoe awattar energycharts custom nordpool octopus tibber ecb options supervisor health helper fetch redaction)
 
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 swift build "${flags[@]}"

@@ -93,6 +93,11 @@ package struct Forecast: Equatable {
 
         /// The same, each value keyed by the local start of its step (`{"2026-12-04T17:00:00+01:00":
         /// 0.13,…}`): EMHASS puts each on its own step, however it rounds now (`method_ts_round`).
+        ///
+        /// Its `prediction_horizon` is one step less than the values: EMHASS counts the horizon from
+        /// the step it rounds now to, the current one or (in a step's second half, or with
+        /// `method_ts_round: last`) the next, and holds the last value over a step it lacks. One
+        /// step less, its last step always has a published price.
         package var timedJSON: String { render(timed: true) }
 
         private func render(timed: Bool) -> String {
@@ -103,7 +108,8 @@ package struct Forecast: Equatable {
             } else {
                 arrays.append(("load_cost_forecast", forecast.stepped))
             }
-            let horizon = arrays.map(\.1.count).min() ?? 0
+            let valueCount = arrays.map(\.1.count).min() ?? 0
+            let horizon = timed ? max(0, valueCount - 1) : valueCount
             let calendar = LocalCalendar(timeZone: forecast.timeZone)
             var w = JSONWriter()
             w.beginObject()
@@ -111,14 +117,14 @@ package struct Forecast: Equatable {
                 w.key(key)
                 if timed {
                     w.beginObject()
-                    for (index, value) in values.prefix(horizon).enumerated() {
+                    for (index, value) in values.prefix(valueCount).enumerated() {
                         w.key(ISO8601.local(forecast.stepStart.addingTimeInterval(Double(index * forecast.step * 60)), in: calendar))
                         w.number(value)
                     }
                     w.endObject()
                 } else {
                     w.beginArray()
-                    for value in values.prefix(horizon) { w.number(value) }
+                    for value in values.prefix(valueCount) { w.number(value) }
                     w.endArray()
                 }
             }
@@ -128,9 +134,10 @@ package struct Forecast: Equatable {
             if horizon < Self.fewestSteps {
                 w.field(
                     "reason",
-                    horizon == 0
+                    valueCount == 0
                         ? "no prices are known from the current step on"
-                        : "EMHASS needs at least \(Self.fewestSteps) steps of prices; \(horizon) are known")
+                        : "EMHASS needs at least \(Self.fewestSteps) steps of prices; \(horizon) are known"
+                            + (timed ? " after the current one" : ""))
             }
             w.endObject()
             return w.output

@@ -71,7 +71,7 @@ import Testing
         #expect(Forecast.EMHASS(forecast: Forecast(late)).json == Forecast.EMHASS(forecast: Forecast(quarters)).json)
         #expect(
             Forecast.EMHASS(forecast: Forecast(late)).timedJSON
-                == #"{"load_cost_forecast":{"2026-01-14T23:00:00+01:00":0.15,"2026-01-14T23:30:00+01:00":0.35,"2026-01-15T00:00:00+01:00":0.5},"prediction_horizon":3,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 3 are known"}"#
+                == #"{"load_cost_forecast":{"2026-01-14T23:00:00+01:00":0.15,"2026-01-14T23:30:00+01:00":0.35,"2026-01-15T00:00:00+01:00":0.5},"prediction_horizon":2,"usable":false,"reason":"EMHASS needs at least 5 steps of prices; 2 are known after the current one"}"#
         )
         // evcc's from the current slot on.
         #expect(Forecast(late).evcc.hasPrefix(#"[{"start":"2026-01-14T23:15:00+01:00""#))
@@ -90,6 +90,9 @@ import Testing
         // A long enough day is usable, with no reason.
         let day = Self.snapshot("2026-01-14T10:40:00+01:00", from: "2026-01-14T00:00:00+01:00", count: 24) { Double($0) / 100 }
         #expect(Forecast.EMHASS(forecast: Forecast(day)).json.hasSuffix(#""prediction_horizon":27,"usable":true}"#))
+        // Keyed by time, the horizon leaves out one step, so that EMHASS, starting from the next
+        // step when it rounds now up, never holds the last price over a step it lacks.
+        #expect(Forecast.EMHASS(forecast: Forecast(day)).timedJSON.hasSuffix(#""prediction_horizon":26,"usable":true}"#))
     }
 
     @Test func aJobsTopicsAndEntitiesComeAndGoWithIt() throws {

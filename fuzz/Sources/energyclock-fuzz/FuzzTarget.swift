@@ -9,7 +9,7 @@ import Foundation
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
     case settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber, ecb, options,
-        supervisor, health, helper, fetch
+        supervisor, health, helper, fetch, redaction
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
     static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -73,6 +73,24 @@ enum FuzzTarget: String, CaseIterable {
         case .health: _ = HealthRecord.parse(bytes)
         case .helper: _ = try? ClockRenderer.pictures(fromHelperOutput: bytes)
         case .fetch: _ = try? HTTPClient.response(fromHelperOutput: bytes, maxBodyBytes: 4096, seconds: 1)
+        case .redaction: Self.redaction(bytes)
+        }
+    }
+
+    /// The first line is a secret, the rest a server's answer that may quote it in any encoding.
+    /// Whatever the redaction makes of the answer, the secret as given is not in it: a finding
+    /// otherwise. (A secret with `[` or `]` is left out of that check: next to the mask it could
+    /// be spelt by the mask's own brackets.)
+    static func redaction(_ bytes: [UInt8]) {
+        let split = bytes.firstIndex(of: 0x0A) ?? bytes.endIndex
+        let secret = String(decoding: bytes[..<split], as: UTF8.self)
+        let text = String(decoding: bytes[min(split + 1, bytes.endIndex)...], as: UTF8.self)
+        let redacted = SourceError(source: "fuzz", problem: .malformed(text)).redacting(secret)
+        guard case let .malformed(kept) = redacted.problem else { fatalError("the redaction changed the kind of problem") }
+        let pattern = Array(secret.utf8)
+        guard pattern.count >= 4, !pattern.contains(UInt8(ascii: "[")), !pattern.contains(UInt8(ascii: "]")) else { return }
+        if Array(kept.utf8).firstRange(of: pattern) != nil {
+            fatalError("the secret \(secret.debugDescription) survived in \(kept.debugDescription)")
         }
     }
 
