@@ -33,9 +33,15 @@ enum SignalStream {
             while sigwait(&set, &number) != 0 {}
             continuation.yield(number)
             // From here on the process ends within `limit` seconds: a second signal ends it now.
-            var timeout = timespec(tv_sec: Int(limit), tv_nsec: Int((limit - limit.rounded(.down)) * 1e9))
+            // A wait cut short by anything else (EINTR) waits again for what is left.
+            let deadline = Monotonic.seconds() + limit
             var info = siginfo_t()
-            let second = sigtimedwait(&set, &info, &timeout)
+            var second: Int32 = -1
+            while case let left = deadline - Monotonic.seconds(), left > 0 {
+                var timeout = timespec(tv_sec: Int(left), tv_nsec: Int((left - left.rounded(.down)) * 1e9))
+                second = sigtimedwait(&set, &info, &timeout)
+                if second > 0 || errno != EINTR { break }
+            }
             expire(second > 0 ? "a second signal (\(second)) came" : "shutdown took longer than \(DecimalFormat.string(limit)) s")
             _exit(1)
         }

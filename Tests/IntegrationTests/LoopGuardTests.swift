@@ -135,4 +135,24 @@ struct LoopGuardTests {
         #expect(Date().timeIntervalSince(stopping) < 5)
         await live.stop()
     }
+
+    /// The guard on the signals thread: a second signal during the shutdown ends the process at
+    /// once, with status 1 and a line that says so. SIGINT and SIGTERM are sent back to back, two
+    /// signals that the kernel cannot merge into one, so the second always comes mid-shutdown.
+    @Test func aSecondSignalEndsTheProcessAtOnce() async throws {
+        let broker = try await TestBroker.start()
+        let state = temporaryDirectory()
+        let file = state.appendingPathComponent("prices.json")
+        try Data(Self.priceList(seconds: 60, after: 3 * 3600)).write(to: file)
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        let daemon = try Self.daemon(broker, state: state.path, url: file.absoluteString)
+        #expect(await live.wait(for: "energyclock/price", timeout: 30) { !$0.isEmpty } != nil, "\(daemon.log.suffix(2000))")
+        let stopping = Date()
+        daemon.signal(SIGINT)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 10) == 1, "\(daemon.log.suffix(2000))")
+        #expect(Date().timeIntervalSince(stopping) < 2)
+        #expect(daemon.log.contains("a second signal (\(SIGTERM)) came; exiting now"), "\(daemon.log.suffix(2000))")
+        await live.stop()
+    }
 }

@@ -95,19 +95,7 @@ func core(fixture: String) throws {
     // Twenty jobs over two days of quarter hours: one full re-plan (a fresh book), and the same
     // at the next boundary with nothing changed (the kept choices are taken over).
     let day = calendar.start(of: today)
-    let quarters = (0..<(2 * 96 + 4)).map { (i: Int) -> PricedSlot in
-        let from = day.addingTimeInterval(Double(i) * 900)
-        let price: Double = 0.05 + Double((i * 7919) % 300) / 1000
-        let slot = PriceSlot(start: from, end: from.addingTimeInterval(900), market: price)
-        return PricedSlot(slot: slot, components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
-    }
-    var jobs: [String: Job] = [:]
-    for k in 0..<20 {
-        let earliest = (k * 97) % 1440 / 15 * 15
-        let window = Job.Window(earliest: earliest, deadline: (earliest + 600 + k * 30) % 1440)
-        jobs["job\(k)"] = Job(
-            duration: 60 + (k % 6) * 30, contiguous: k % 2 == 0, minBlock: k % 2 == 0 ? 0 : 30 + (k % 3) * 15, window: window)
-    }
+    let (quarters, jobs) = planWorkload(from: day)
     let planned = day.addingTimeInterval(13 * 3600)
     let known = quarters.last!.slot.end
     report(
@@ -126,13 +114,7 @@ func core(fixture: String) throws {
 
     // The largest split choice a job may make (Planner.jobBudget), and the job that used to hang
     // the daemon: 16 hours in pieces over two days of 20-second slots, refused by its budget.
-    let unit = 60.0
-    let minutes = (0..<1999).map { (i: Int) -> PricedSlot in
-        let from = day.addingTimeInterval(Double(i) * unit)
-        let price: Double = 0.05 + Double((i * 7919) % 300) / 1000
-        let slot = PriceSlot(start: from, end: from.addingTimeInterval(unit), market: price)
-        return PricedSlot(slot: slot, components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
-    }
+    let minutes = pricedSlots(from: day, count: 1999, seconds: 60)
     let largest = Job(duration: 499, contiguous: false, minBlock: 3, window: nil, repeats: .once, since: day)
     report(
         "plan a split job at the job budget",
@@ -140,11 +122,7 @@ func core(fixture: String) throws {
             var book = PlanBook()
             _ = book.plans(["big": largest], slots: minutes, knownUntil: minutes.last!.slot.end, now: day, calendar: calendar)
         }, unit: "ms", scale: 1000)
-    let twenty = (0..<8640).map { (i: Int) -> PricedSlot in
-        let from = day.addingTimeInterval(Double(i) * 20)
-        let slot = PriceSlot(start: from, end: from.addingTimeInterval(20), market: 0.1)
-        return PricedSlot(slot: slot, components: PriceComponents(market: 0.1, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
-    }
+    let twenty = pricedSlots(from: day, count: 8640, seconds: 20) { _ in 0.1 }
     let hog = Job(duration: 960, contiguous: false, minBlock: 0, window: nil, maxPrice: -5, repeats: .once, since: day)
     report(
         "refuse 16 h in pieces over 20 s slots",
@@ -188,17 +166,22 @@ func core(fixture: String) throws {
     report("settings as JSON, 100 times", measure(runs: 100) { for _ in 0..<100 { _ = Settings.defaults.json } })
 }
 
-/// Re-plans twenty jobs over two days of quarter hours `runs` times: for callgrind, which counts
-/// the planner's instructions exactly (`valgrind --tool=callgrind … plans 100`).
-func plansOnly(runs: Int) {
-    let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
-    let day = calendar.start(of: LocalDay(year: 2026, month: 10, day: 25))
-    let quarters = (0..<(2 * 96 + 4)).map { (i: Int) -> PricedSlot in
-        let from = day.addingTimeInterval(Double(i) * 900)
-        let price: Double = 0.05 + Double((i * 7919) % 300) / 1000
-        let slot = PriceSlot(start: from, end: from.addingTimeInterval(900), market: price)
-        return PricedSlot(slot: slot, components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
+/// `count` slots of `seconds` each from `day`, priced by `price` (by default varied prices
+/// between 0.05 and 0.35), as the planner takes them.
+func pricedSlots(
+    from day: Date, count: Int, seconds: Double, price: (Int) -> Double = { 0.05 + Double(($0 * 7919) % 300) / 1000 }
+) -> [PricedSlot] {
+    (0..<count).map { i in
+        let from = day.addingTimeInterval(Double(i) * seconds)
+        let value = price(i)
+        let slot = PriceSlot(start: from, end: from.addingTimeInterval(seconds), market: value)
+        return PricedSlot(slot: slot, components: PriceComponents(market: value, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
     }
+}
+
+/// Two days and an hour of quarter hours from `day`, and twenty jobs over them, contiguous and in
+/// pieces, with windows across midnight: the planner's workload in `core` and in `plans`.
+func planWorkload(from day: Date) -> (quarters: [PricedSlot], jobs: [String: Job]) {
     var jobs: [String: Job] = [:]
     for k in 0..<20 {
         let earliest = (k * 97) % 1440 / 15 * 15
@@ -206,6 +189,15 @@ func plansOnly(runs: Int) {
         jobs["job\(k)"] = Job(
             duration: 60 + (k % 6) * 30, contiguous: k % 2 == 0, minBlock: k % 2 == 0 ? 0 : 30 + (k % 3) * 15, window: window)
     }
+    return (pricedSlots(from: day, count: 2 * 96 + 4, seconds: 900), jobs)
+}
+
+/// Re-plans twenty jobs over two days of quarter hours `runs` times: for callgrind, which counts
+/// the planner's instructions exactly (`valgrind --tool=callgrind … plans 100`).
+func plansOnly(runs: Int) {
+    let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
+    let day = calendar.start(of: LocalDay(year: 2026, month: 10, day: 25))
+    let (quarters, jobs) = planWorkload(from: day)
     let planned = day.addingTimeInterval(13 * 3600)
     for _ in 0..<runs {
         var book = PlanBook()
