@@ -72,7 +72,8 @@ let package = Package(
         .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "EnergyClockFace", "MQTTClient", "Platform"]),
 
         // The command line.
-        .executableTarget(name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockFace", "Platform"]),
+        .executableTarget(
+            name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockFace", "MQTTClient", "Platform"]),
 
         // What the tests share: the test clock, recorded answers, a memory source, a recording
         // output and a recording message sink.
