@@ -28,6 +28,7 @@ struct StateGuardTests {
         try intruder.client.publish("energyclock/price", "0.0001")  // Not retained: live subscribers saw it all the same.
         #expect(await live.wait(for: "energyclock/status") { $0 == "online" && live.all("energyclock/status").contains("offline") } != nil)
         #expect(await live.wait(for: "energyclock/price") { $0 != "0.0001" && live.all("energyclock/price").contains("0.0001") } != nil)
+        #expect(await live.wait(for: "energyclock/color") { $0 == color && live.all("energyclock/color").contains("purple") } != nil)
         // A client subscribing now gets the daemon's state, not the intruder's.
         let later = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         #expect(await later.wait(for: "energyclock/color") == color)

@@ -31,7 +31,10 @@ extension Array where Element == PricePoint {
                 let next = points[index + 1].start
                 let before = index > 0 ? point.start.timeIntervalSince(points[index - 1].start) : nil
                 let after = index + 2 < points.count ? points[index + 2].start.timeIntervalSince(next) : nil
-                if let usual = [before, after].compactMap({ $0 }).max(), usual > 0, next.timeIntervalSince(point.start) > usual {
+                // The wider spacing on either side, 0 where neither is known (no array for two
+                // optionals: this runs for every point of an answer).
+                let usual = Swift.max(before ?? 0, after ?? 0)
+                if usual > 0, next.timeIntervalSince(point.start) > usual {
                     end = point.start.addingTimeInterval(before ?? usual)
                 } else {
                     end = next

@@ -32,10 +32,8 @@ private struct JSONReader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var values = 0
-    /// Where the keys of the objects being read lie in `bytes`, outermost first: what names a
-    /// duplicate key. Ranges, not strings, so that reading a key costs no allocation for it.
-    var keys: [Range<Int>] = []
-    /// The first key named twice, with the keys around it.
+    /// The first key named twice, with the keys around it: set where it is found, and each
+    /// object the failure passes back through puts its own key in front.
     var duplicate: String?
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -82,19 +80,19 @@ private struct JSONReader {
         }
         while true {
             skipSpace()
-            let keyStart = index + 1
             guard current == UInt8(ascii: "\""), let key = string() else { return nil }
-            keys.append(keyStart..<(index - 1))
-            defer { keys.removeLast() }
-            guard members[key] == nil else {
-                duplicate = keys.map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }.joined(separator: ".")
-                return nil
-            }
             skipSpace()
             guard current == UInt8(ascii: ":") else { return nil }
             index += 1
-            guard let member = value(depth: depth + 1) else { return nil }
-            members[key] = member
+            guard let member = value(depth: depth + 1) else {
+                if let inner = duplicate { duplicate = key + "." + inner }
+                return nil
+            }
+            // One hash of the key both stores the member and says whether it was there before.
+            guard members.updateValue(member, forKey: key) == nil else {
+                duplicate = key
+                return nil
+            }
             skipSpace()
             switch current {
             case UInt8(ascii: ","): index += 1
