@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks: the hot paths in process, then the release daemon against a real mosquitto (with
-# set_tcp_nodelay) as its users see it, three times. Writes bench/results.md: each figure's
-# median as the lowest and highest of the three runs, then every run's own table; the README's
-# Performance table comes from it.
+# set_tcp_nodelay) as its users see it, three times. Writes this release's part of
+# bench/results.md (the history of earlier releases after it stays): each figure's median as the
+# lowest and highest of the three runs, then every run's own table; docs/performance.md's tables
+# come from it.
 #
 #   bench/run.sh                              everything, three runs (about 40 minutes: idle is
 #                                             measured for five minutes in each, between two
@@ -216,5 +217,5 @@ done
         echo
         cat "$work/run-$n.md"
     done
-} | tee "$results"
+} | python3 bench/results.py write "$results"
 echo "wrote $results"

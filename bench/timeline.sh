@@ -56,5 +56,5 @@ perf script -i "$work/perf.data" -F comm,pid,tid,cpu,time,event,trace 2>/dev/nul
     grep '^|' "$work/round-trips"
     echo
     python3 bench/timeline.py "$work/trace" "$daemon_pid" "$bench_pid" "$broker_pid"
-} | tee -a bench/results.md
+} | python3 bench/results.py add bench/results.md
 echo "appended to bench/results.md"

@@ -3,7 +3,7 @@ import EnergyClockTesting
 import Foundation
 import Testing
 
-/// Promises the README makes about the manager, each checked on its own.
+/// Promises the docs make about the manager, each checked on its own.
 @Suite struct ManagerPromiseTests {
     let day = LocalDay(year: 2025, month: 12, day: 17)
 

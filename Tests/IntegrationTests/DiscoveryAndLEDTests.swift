@@ -20,7 +20,7 @@ struct DiscoveryAndLEDTests {
         #expect(await ha.wait(count: 1, on: "homeassistant/button/energyclock/refresh/config").count == 1)
         #expect(ha.all("homeassistant/sensor/energyclock/price/config").count == 1)
         let all = ha.messages.filter { $0.topic.hasSuffix("/config") }
-        // The entities documented in the README, written out.
+        // The entities documented in docs/integrations.md, written out.
         let expected = [
             "sensor/energyclock/price", "sensor/energyclock/band", "sensor/energyclock/next_price", "sensor/energyclock/today_min",
             "sensor/energyclock/today_max", "sensor/energyclock/today_average", "sensor/energyclock/cheapest_start",

@@ -5,7 +5,7 @@ import Foundation
 import MQTTClient
 import Testing
 
-/// Promises the README makes about options and the broker connection, each checked on the binary
+/// Promises docs/options.md and docs/running.md make about options and the broker connection, each checked on the binary
 /// or the service.
 @Suite(.timeLimit(.minutes(1)))
 struct OptionPromiseTests {

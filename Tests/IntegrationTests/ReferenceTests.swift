@@ -5,7 +5,7 @@ import Foundation
 import MQTTClient
 import Testing
 
-/// The topic reference in docs/ and the README against what the daemon really does.
+/// The topic and settings references in docs/ and the README against what the daemon really does.
 @Suite(.timeLimit(.minutes(1)))
 struct ReferenceTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -71,16 +71,17 @@ struct ReferenceTests {
         #expect(Set(code) == documented)
     }
 
-    @Test func theReadmeTableAgreesWithTheReference() throws {
-        let readme = try Self.topics(in: "README.md", under: "## Topics")
+    @Test func theReadmeNamesOnlyTopicsOfTheReference() throws {
+        let readme = try Self.topics(in: "README.md", under: "## What it publishes")
         let reference = try Self.topics(in: "docs/topics.md", under: "## Published").union(
             Self.topics(in: "docs/topics.md", under: "## Subscribed"))
-        #expect(readme == reference, "README only: \(readme.subtracting(reference)); reference only: \(reference.subtracting(readme))")
+        #expect(readme.count >= 8)
+        #expect(readme.isSubset(of: reference), "README only: \(readme.subtracting(reference))")
     }
 
-    @Test func everySettingsFieldIsDocumentedInTheReadme() throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = text.components(separatedBy: "## Settings")[1].components(separatedBy: "\n## ")[0]
+    @Test func everySettingsFieldIsDocumentedInTheSettingsReference() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/settings.md"), encoding: .utf8)
+        let section = text.components(separatedBy: "## Fields")[1].components(separatedBy: "\n## ")[0]
         for field in SettingsField.allCases { #expect(section.contains("`\(field.rawValue)`"), "\(field.rawValue)") }
     }
 }

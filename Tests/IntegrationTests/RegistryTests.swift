@@ -32,9 +32,9 @@ import Testing
         let offered = line.split(separator: "(").last?.split(separator: ")").first?.split(separator: "|").map(String.init)
         #expect(offered == ids)
 
-        // The README's table of sources has a row for each.
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        for id in ids { #expect(readme.contains("| `\(id)` |"), "\(id)") }
+        // The table of sources in docs/sources.md has a row for each.
+        let reference = try String(contentsOf: Self.root.appendingPathComponent("docs/sources.md"), encoding: .utf8)
+        for id in ids { #expect(reference.contains("| `\(id)` |"), "\(id)") }
     }
 
     /// The add-on's defaults checked as the Supervisor checks options: a `list(…)` option by the
