@@ -82,7 +82,9 @@ let package = Package(
             resources: [.copy("Fixtures")]),
 
         .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "EnergyClockTesting", "CSQLite", "Platform"]),
-        // The MQTT client's lifecycle as a value: no broker.
+        // The platform layer on its own: the event loop, waits, children, files, memory.
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        // The MQTT client's lifecycle and reconnection as values, on a manual clock: no broker.
         .testTarget(name: "MQTTClientTests", dependencies: ["MQTTClient"]),
         // The publisher's rules, fed events and read as actions or recorded messages: no broker.
         .testTarget(

@@ -5,23 +5,13 @@ import Glibc
 import Platform
 import Synchronization
 
-/// The body of a client's network thread: runs libmosquitto's loop step by step and reconnects
-/// with exponential backoff and jitter after any error, until the client stops.
-///
-/// The backoff only starts over after a connection has stayed up for ``stableAfter`` seconds, so
-/// a refused login or a session taken over right after connecting backs off like any outage.
-///
-/// With several brokers, each failed or lost connection moves on to the next one after the
-/// shortest pause; the backoff grows only once a whole round of them has failed.
+/// The body of a client's network thread: runs libmosquitto's loop step by step and, after any
+/// error, reconnects as ``Reconnection`` decides (which broker, how long a pause, when to warn),
+/// until the client stops.
 struct NetworkLoop {
     let mosq: OpaquePointer
     let context: CallbackContext
     let options: MQTTOptions
-
-    /// Seconds a connection must last before it counts as healthy.
-    static let stableAfter: Double = 10
-    /// Connections in a row that end sooner than that before ``MQTTEvent/droppedRepeatedly(count:)`` is reported.
-    static let dropsBeforeWarning = 3
 
     private var stopping: Bool { context.lifecycle.current.isStopping }
     private static let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
@@ -43,10 +33,10 @@ struct NetworkLoop {
 
     private func follow(helping loop: EventLoop?) {
         let brokers = options.brokers
-        var index = 0
-        var rc = connect(to: brokers[index])
-        var delay = Double(options.reconnectDelay.min)
-        var quickDrops = 0
+        let delays = options.reconnectDelay
+        var reconnection = Reconnection(
+            brokers: brokers.count, delays: Double(delays.min)...Double(max(delays.min, delays.max)))
+        var rc = connect(to: brokers[0])
         while !stopping {
             if rc == Self.success {
                 rc = step(helping: loop)
@@ -54,24 +44,14 @@ struct NetworkLoop {
             }
             if stopping { break }
             let reason = context.explain(rc)
-            if let connectedAt = context.lifecycle.update({ $0.takeUpSince() }) {
-                let lasted = Double(DispatchTime.now().uptimeNanoseconds - connectedAt) / 1e9
-                if lasted >= Self.stableAfter {
-                    delay = Double(options.reconnectDelay.min)
-                    quickDrops = 0
-                } else {
-                    quickDrops += 1
-                    if quickDrops == Self.dropsBeforeWarning { context.continuation.yield(.droppedRepeatedly(count: quickDrops)) }
-                }
-            }
+            let upSince = context.lifecycle.update { $0.takeUpSince() }
+            let next = reconnection.failed(upSince: upSince, at: DispatchTime.now().uptimeNanoseconds)
+            if let count = next.droppedRepeatedly { context.continuation.yield(.droppedRepeatedly(count: count)) }
             context.reportOutage(reason)
-            index = (index + 1) % brokers.count
-            let roundOver = index == 0
             loop?.help(budget: Self.helpBudget)
-            pause((roundOver ? delay : Double(options.reconnectDelay.min)) * Double.random(in: 0.8...1.2))
-            if roundOver { delay = min(delay * 2, Double(options.reconnectDelay.max)) }
+            pause(next.pause * Double.random(in: Reconnection.jitter))
             if stopping { break }
-            rc = brokers.count == 1 ? mosquitto_reconnect_async(mosq) : connect(to: brokers[index])
+            rc = next.sameBroker ? mosquitto_reconnect_async(mosq) : connect(to: brokers[next.broker])
         }
         // Let the DISCONNECT queued by stop() go out, briefly.
         let deadline = DispatchTime.now() + 0.5
