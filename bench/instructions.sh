@@ -6,6 +6,11 @@
 #
 #   bench/instructions.sh             200 changes, one every 100 ms; about four minutes
 #   CHANGES=50 bench/instructions.sh  fewer (PATH_CHANGES for the critical path's run, 50)
+#   bench/instructions.sh --check     the budget: fewer changes, each figure held to
+#                                     bench/budget.txt (at most 10 % over), nothing written
+#
+# A slot boundary is counted the same way: the daemon's work, all threads, per one-second
+# boundary at native resolution, over BOUNDARIES boundaries (30).
 #
 # The changes are spaced so that each one runs to its end (the colour, the day's payloads, the
 # answer, the store) before the next arrives: back to back, how much of a day a newer change
@@ -20,7 +25,13 @@ build_bench
 bench="bench/.build/release/energyclock-bench"
 bin="$(release_bin_path)"
 results="bench/results.md"
+check=false
+if [ "${1:-}" = --check ]; then
+    check=true
+    : "${CHANGES:=40}" "${PATH_CHANGES:=20}"
+fi
 changes="${CHANGES:-200}"
+boundaries="${BOUNDARIES:-30}"
 
 work="$(mktemp -d)"
 chmod 755 "$work"
@@ -38,15 +49,17 @@ start_broker "$work"
 write_prices "$work"
 
 # run_daemon NAME VALGRIND_OPTION…: the daemon under callgrind with a state directory and a topic
-# prefix of its own (NAME), on the custom prices, after a few changes (so that what runs once,
-# the first use of each path, is not counted). Sets `daemon` and `name`.
+# prefix of its own (NAME), on the custom prices (PRICES, hourly.json unless set) with the flags in
+# `daemon_flags`, after a few changes (so that what runs once, the first use of each path, is not
+# counted). Sets `daemon` and `name`.
+daemon_flags=()
 run_daemon() {
     name="$1"
     shift
     valgrind --tool=callgrind "$@" "$work/energyclock" run \
         --mqtt-host 127.0.0.1 --mqtt-port "$port" --state-dir "$work/$name.state" --topic-prefix "$name" \
-        --custom-url "file://$work/hourly.json" --energyzero-url http://127.0.0.1:9 --ha-discovery false \
-        --log-level warning 2>"$work/$name.log" &
+        --custom-url "file://$work/${PRICES:-hourly.json}" --energyzero-url http://127.0.0.1:9 --ha-discovery false \
+        --log-level warning "${daemon_flags[@]}" 2>"$work/$name.log" &
     daemon=$!
     pids+=("$daemon")
     # Under callgrind the start takes seconds: wait for the first retained price.
@@ -86,6 +99,22 @@ callgrind_control -i off "$daemon" >/dev/null
 stop_daemon
 python3 bench/critical_path.py "$work/path" >"$work/critical"
 
+# The slot boundary: one-second slots at native resolution, nothing else asked of the daemon. The
+# count runs from one `price` to the one `boundaries` later, so it holds whole boundaries. What
+# depends on timing is left out, so that the count repeats: the clock picture (drawn at most once
+# a second, never near a boundary, which under callgrind's pace varies) and the history days
+# (fetched one at a time after the start).
+write_prices "$work"
+daemon_flags=(--clock-image=false --settings '{"resolution":"native","history_days":1}')
+PRICES=seconds.json run_daemon boundary --callgrind-out-file="$work/boundary.out"
+mosquitto_sub -p "$port" -t boundary/price -R -C 1 -W 30 >/dev/null
+callgrind_control -z "$daemon" >/dev/null
+mosquitto_sub -p "$port" -t boundary/price -R -C "$boundaries" -W $((boundaries * 3)) >/dev/null
+callgrind_control -d "$daemon" >/dev/null
+stop_daemon
+boundary_total=$(callgrind_annotate "$work/boundary.out.1" 2>/dev/null | sed -n 's/^ *\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' | tr -d ,)
+per_boundary=$(awk -v c="$boundary_total" -v n="$boundaries" 'BEGIN {printf "%.0f", c / n}')
+
 # Inclusive counts of named stages, per change; a stage reached through several callers counts
 # once for each, so the rows overlap and do not add up to the total.
 callgrind_annotate --inclusive=yes --threshold=100 "$work/callgrind.out.1" 2>/dev/null | swift demangle --simplified >"$work/annotated"
@@ -95,6 +124,38 @@ stage() { # LABEL PATTERN: the largest inclusive count of a function whose name 
     count=$(grep -E "\?\?\?:$2 \[" "$work/annotated" | head -1 | sed 's/^ *\([0-9,]*\) .*/\1/' | tr -d ,)
     [ -n "$count" ] && printf '| %s | %s |\n' "$1" "$(awk -v c="$count" -v n="$changes" 'BEGIN {printf "%.0f", c / n}')"
 }
+per_change=$(awk -v c="$total" -v n="$changes" 'BEGIN {printf "%.0f", c / n}')
+critical=$(sed -n 1p "$work/critical" | awk -F'|' '{gsub(/[ ,]/, "", $3); print $3}')
+
+if $check; then
+    # Each figure against its budget: more than 10 % over fails, and a figure well under its budget
+    # asks for the budget to be lowered, so that the net stays tight.
+    python3 - bench/budget.txt "critical_path=$critical" "change=$per_change" "boundary=$per_boundary" <<'CHECK'
+import sys
+budget = {}
+for line in open(sys.argv[1], encoding="utf-8"):
+    line = line.split("#", 1)[0].split()
+    if len(line) == 2:
+        budget[line[0]] = int(line[1])
+failed = False
+print("| figure | instructions | budget | |")
+print("|---|---|---|---|")
+for item in sys.argv[2:]:
+    name, value = item.split("=")
+    value = int(value)
+    limit = budget[name]
+    ratio = value / limit
+    verdict = "ok"
+    if ratio > 1.10:
+        verdict, failed = f"FAILED: {ratio - 1:+.1%} over the budget", True
+    elif ratio < 0.90:
+        verdict = f"{ratio - 1:+.1%}: lower the budget in bench/budget.txt"
+    print(f"| {name} | {value:,} | {limit:,} | {verdict} |")
+sys.exit(1 if failed else 0)
+CHECK
+    exit $?
+fi
+
 {
     echo
     echo "## Instructions per settings change (callgrind)"
@@ -103,7 +164,7 @@ stage() { # LABEL PATTERN: the largest inclusive count of a function whose name 
     echo
     echo "| what | instructions per change |"
     echo "|---|---|"
-    printf '| the daemon, all threads | %s |\n' "$(awk -v c="$total" -v n="$changes" 'BEGIN {printf "%.0f", c / n}')"
+    printf '| the daemon, all threads | %s |\n' "$per_change"
     stage "the store's save (settings as JSON, SQLite, the log's fdatasync call)" 'PriceStore.save\(_:over:\)'
     stage "the snapshot (the basis of the day, priced and banded)" 'PriceManager.snapshot\(of:at:\)'
     stage "what describes now, to the colour (publishCurrent)" 'MQTTPublisher.publishCurrent\(all:\)'
@@ -119,6 +180,8 @@ stage() { # LABEL PATTERN: the largest inclusive count of a function whose name 
     echo "|---|---|---|"
     cat "$work/critical"
     echo
+    echo "A one-second slot boundary at native resolution, all threads, over ${boundaries} boundaries: ${per_boundary} instructions each."
+    echo
     grep '^|' "$work/spaced" | sed -n 1p | awk -F'|' '{gsub(/ /, "", $4); printf "Round trip under callgrind, median %s ms (a timing of the instrumented program; not comparable).\n", $4}'
-} | tee -a "$results"
+} | python3 bench/results.py add "$results"
 echo "appended to $results"

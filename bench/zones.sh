@@ -2,7 +2,8 @@
 # The many-zones benchmark: one daemon with 40 profiles (the first on the user's own prices, one
 # per ENTSO-E bidding zone, and export views of five of them) beside 40 one-profile daemons with
 # the same 40 price views, all against a real mosquitto and a loopback ENTSO-E that serves the
-# recorded answer re-dated. Appends its section to bench/results.md.
+# recorded answer re-dated. Each side's memory is read while it runs alone (but for the broker).
+# Adds its section to bench/results.md.
 #
 #   bench/zones.sh            about three minutes
 set -euo pipefail
@@ -50,6 +51,7 @@ run() { # NAME PREFIX PRICES SETTINGS [FLAGS…]: a daemon in the background; it
     pids+=("$pid")
 }
 pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
+rss() { awk '/^Rss:/ {print $2}' "/proc/$1/smaps_rollup"; }
 
 {
     echo
@@ -57,16 +59,9 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     echo
     echo "$(date -u +%Y-%m-%d): the first profile on the user's own prices, ${#zones[@]} ENTSO-E zones and $((39 - ${#zones[@]})) export views, from a loopback ENTSO-E serving the recorded BE_60M.xml re-dated. Times in ms, memory in kB."
     echo
-    # One daemon, 40 profiles, from an empty store: until every profile's first retained price.
-    "$bench" allprices "$port" 40 energyclock/price "energyclock/+/price" >"$work/all" &
-    waiter=$!
-    sleep 0.4
-    run many energyclock hourly.json "$profiles"
-    many=$pid
-    wait "$waiter"
-    startup_many=$(cat "$work/all")
-
-    # 40 daemons, one view each, each under its own prefix.
+    # Each side of a comparison is measured alone: a daemon beside others shares its libraries'
+    # pages with them, and its proportional set size counts only its share of those.
+    # 40 daemons, one view each, each under its own prefix, from empty stores.
     "$bench" allprices "$port" 40 "+/price" >"$work/all" &
     waiter=$!
     sleep 0.4
@@ -79,15 +74,41 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     wait "$waiter"
     startup_singles=$(cat "$work/all")
     sleep 5
-    pss_many=$(pss "$many")
-    pss_one=$(pss "${singles[0]}")
     pss_sum=0
-    for p in "${singles[@]}"; do pss_sum=$((pss_sum + $(pss "$p"))); done
+    rss_sum=0
+    for p in "${singles[@]}"; do
+        pss_sum=$((pss_sum + $(pss "$p")))
+        rss_sum=$((rss_sum + $(rss "$p")))
+    done
     kill -TERM "${singles[@]}"
     wait "${singles[@]}" 2>/dev/null || true
-    # Forty exits leave the broker and the kernel busy for a while: the round trip is measured on
-    # a settled machine, as the one-profile daemon's below is.
     sleep 10
+
+    # One one-profile daemon alone, from an empty store like the others.
+    "$bench" allprices "$port" 1 a00/price >"$work/all" &
+    waiter=$!
+    sleep 0.4
+    run alone a00 hourly.json '{"source":"custom"}'
+    wait "$waiter"
+    sleep 5
+    pss_one=$(pss "$pid")
+    rss_one=$(rss "$pid")
+    kill -TERM "$pid"
+    wait "$pid" || true
+
+    # One daemon, 40 profiles, from an empty store: until every profile's first retained price.
+    "$bench" allprices "$port" 40 energyclock/price "energyclock/+/price" >"$work/all" &
+    waiter=$!
+    sleep 0.4
+    run many energyclock hourly.json "$profiles"
+    many=$pid
+    wait "$waiter"
+    startup_many=$(cat "$work/all")
+    sleep 5
+    pss_many=$(pss "$many")
+    rss_many=$(rss "$many")
+    # Settle before the round trips, as the one-profile daemon's below does.
+    sleep 5
 
     echo "| what | min | median | p99 | max | n |"
     echo "|---|---|---|---|---|---|"
@@ -147,8 +168,9 @@ pss() { awk '/^Pss:/ {print $2}' "/proc/$1/smaps_rollup"; }
     echo "| 40 profiles | one daemon | 40 daemons |"
     echo "|---|---|---|"
     echo "| start from an empty store to every profile's first retained price | ${startup_many} ms | ${startup_singles} ms |"
-    echo "| proportional set size (PSS, smaps_rollup) | ${pss_many} kB | ${pss_sum} kB summed (one alone: ${pss_one} kB) |"
+    echo "| resident (RSS), each side alone | ${rss_many} kB: $((rss_many - rss_one)) kB over one profile (one alone: ${rss_one} kB) | ${rss_sum} kB summed |"
+    echo "| proportional set size (PSS, smaps_rollup), each side alone | ${pss_many} kB (one alone: ${pss_one} kB) | ${pss_sum} kB summed |"
     echo "| idle wake-ups, all threads, over ${idle_seconds} s | $(awk -v n="$woken" -v s="$idle_seconds" 'BEGIN {printf "%.1f per minute", n * 60 / s}') | |"
     echo "| SIGTERM to exit, after the storm and the idle minute | ${stop_ms} ms${stop_note} | |"
-} | tee -a "$results"
+} | python3 bench/results.py add "$results"
 echo "appended to $results"
