@@ -7,13 +7,13 @@ import Glibc
 enum ClockCommand {
     /// The face to draw: today's with the hand at now, tomorrow's, or that of the `--date` asked
     /// for, with the hand only when that day is today.
-    static func face(_ snapshot: Snapshot, _ config: Configuration) -> ClockFace {
+    static func face(_ snapshot: Snapshot, _ config: DayConfiguration) -> ClockFace {
         guard let date = config.date else { return ClockFace(snapshot, tomorrow: config.tomorrow) }
-        return ClockFace(snapshot, showsNow: date == config.calendar.day(containing: Date()))
+        return ClockFace(snapshot, showsNow: date == config.common.calendar.day(containing: Date()))
     }
 
     /// Draws the clock in the terminal; returns the exit status.
-    static func terminal(_ config: Configuration, environment: [String: String]) async -> Int32 {
+    static func terminal(_ config: DayConfiguration, environment: [String: String]) async -> Int32 {
         if let problem = dateProblem(config) { return usage(problem) }
         let snapshot: Snapshot
         switch await PricesCommand.load(config, label: "clock") {
@@ -26,7 +26,7 @@ enum ClockCommand {
     }
 
     /// Writes the SVG and the PNG asked for; returns the exit status.
-    static func render(_ config: Configuration) async -> Int32 {
+    static func render(_ config: DayConfiguration) async -> Int32 {
         guard config.svgPath != nil || config.pngPath != nil else {
             return usage("render needs --svg FILE or --png FILE (- for standard output)")
         }
@@ -46,7 +46,7 @@ enum ClockCommand {
     }
 
     /// Why `--date` cannot be used as given, or nil.
-    private static func dateProblem(_ config: Configuration) -> String? {
+    private static func dateProblem(_ config: DayConfiguration) -> String? {
         config.date != nil && config.tomorrow ? "--date and --tomorrow cannot be used together; give the day with --date" : nil
     }
 

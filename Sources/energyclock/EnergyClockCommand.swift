@@ -30,23 +30,26 @@ enum EnergyClockCommand {
                 print("energyclock \(EnergyClockVersion.string)")
             case "run":
                 environment = try await addOnEnvironment(arguments, environment)
-                guard let config = try configuration(arguments, specs: Configuration.runSpecs, environment: environment) else { return }
-                exit(await Daemon.run(config))
+                guard let options = try parsedOptions(arguments, specs: RunConfiguration.specs, environment: environment) else { return }
+                exit(await Daemon.run(try RunConfiguration(options, environment: environment)))
             case "health":
-                guard let config = try configuration(arguments, specs: Configuration.healthSpecs, environment: environment) else { return }
-                exit(HealthCommand.run(config))
+                guard let options = try parsedOptions(arguments, specs: HealthConfiguration.specs, environment: environment) else { return }
+                exit(HealthCommand.run(try HealthConfiguration(options, environment: environment)))
             case "prices":
-                guard let config = try configuration(arguments, specs: Configuration.pricesSpecs, environment: environment, quiet: true)
-                else { return }
-                exit(await PricesCommand.run(config))
+                guard let options = try parsedOptions(arguments, specs: DayConfiguration.pricesSpecs, environment: environment) else {
+                    return
+                }
+                exit(await PricesCommand.run(try DayConfiguration(options, environment: environment)))
             case "clock":
-                guard let config = try configuration(arguments, specs: Configuration.clockSpecs, environment: environment, quiet: true)
-                else { return }
-                exit(await ClockCommand.terminal(config, environment: environment))
+                guard let options = try parsedOptions(arguments, specs: DayConfiguration.clockSpecs, environment: environment) else {
+                    return
+                }
+                exit(await ClockCommand.terminal(try DayConfiguration(options, environment: environment), environment: environment))
             case "render":
-                guard let config = try configuration(arguments, specs: Configuration.renderSpecs, environment: environment, quiet: true)
-                else { return }
-                exit(await ClockCommand.render(config))
+                guard let options = try parsedOptions(arguments, specs: DayConfiguration.renderSpecs, environment: environment) else {
+                    return
+                }
+                exit(await ClockCommand.render(try DayConfiguration(options, environment: environment)))
             case let other?:
                 throw UsageError("unknown command \"\(other)\"; use run, prices, clock, render, health, --help or --version")
             }
@@ -62,7 +65,7 @@ extension EnergyClockCommand {
     /// inside a Home Assistant add-on, the Supervisor's MQTT broker added.
     static func addOnEnvironment(_ arguments: [String], _ environment: [String: String]) async throws -> [String: String] {
         guard !arguments.contains("--help") else { return environment }
-        let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: Configuration.runSpecs, environment: environment)
+        let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: RunConfiguration.specs, environment: environment)
         var merged = environment
         do {
             if let file = try options.value(DaemonOptions.optionsFile) { merged = try AddOnOptions.merge(file, into: merged) }
@@ -78,15 +81,12 @@ extension EnergyClockCommand {
 
     /// The options of a command, read from its arguments after the command's name and from the
     /// environment; nil when `--help` was asked for (and printed).
-    static func configuration(
-        _ arguments: [String], specs: [OptionSpec], environment: [String: String], quiet: Bool = false
-    ) throws -> Configuration? {
+    static func parsedOptions(_ arguments: [String], specs: [OptionSpec], environment: [String: String]) throws -> ParsedOptions? {
         guard !arguments.contains("--help") else {
             print(arguments.first.map(Help.text(for:)) ?? Help.text)
             return nil
         }
-        let options = try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: specs, environment: environment)
-        return try Configuration(options, environment: environment, quiet: quiet)
+        return try ParsedOptions(arguments: Array(arguments.dropFirst()), specs: specs, environment: environment)
     }
 }
 
@@ -119,12 +119,12 @@ enum Daemon {
     static let holdLimit = 0.010
 
     /// Runs until SIGTERM, SIGINT or SIGHUP; returns the exit status.
-    static func run(_ config: Configuration) async -> Int32 {
+    static func run(_ config: RunConfiguration) async -> Int32 {
         Memory.limitArenas()
         // Once a burst of work is over and nothing is due for a second, the heap it left free
         // goes back to the system (not at the pauses of a publish, nor between one-second slots).
         EventLoop.global?.whenResting(after: 1) { Memory.trimWhenFreed() }
-        let logger = config.logger("energyclock")
+        let logger = config.common.logger("energyclock")
         // The watch over the loop: whatever holds it for longer than the bound is named in the
         // log, at most once a minute with a count of the others.
         let holds = Mutex(LogThrottle(interval: 60))
@@ -143,7 +143,7 @@ enum Daemon {
         let service: EnergyClockService
         let lock: StateLock
         do {
-            let directory = try StateDirectory(path: config.stateDirectory.path)
+            let directory = try StateDirectory(path: config.common.stateDirectory.path)
             lock = try StateLock(directory)
             service = try EnergyClockService(config.serviceParts(directory: directory))
         } catch {
@@ -156,7 +156,7 @@ enum Daemon {
             )
         }
         logger.info(
-            "energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.brokers.map(\.description).joined(separator: ", "))\(config.mqtt.tls == nil ? "" : " (TLS)") as \(config.mqtt.clientID), topics \(config.topics.prefix)/…, store \(config.stateDirectory.path), zone \(config.calendar.timeZone.identifier)"
+            "energyclock \(EnergyClockVersion.string) starting: broker \(config.mqtt.brokers.map(\.description).joined(separator: ", "))\(config.mqtt.tls == nil ? "" : " (TLS)") as \(config.mqtt.clientID), topics \(config.topics.prefix)/…, store \(config.common.stateDirectory.path), zone \(config.common.calendar.timeZone.identifier)"
         )
 
         let running = Task { try await service.run() }

@@ -12,16 +12,16 @@ enum Help {
 
     /// Every command, in the order the help lists them.
     static let commands = [
-        Command(name: "run", summary: "run the daemon", specs: Configuration.runSpecs),
-        Command(name: "prices", summary: "print today's and tomorrow's prices with their band", specs: Configuration.pricesSpecs),
+        Command(name: "run", summary: "run the daemon", specs: RunConfiguration.specs),
+        Command(name: "prices", summary: "print today's and tomorrow's prices with their band", specs: DayConfiguration.pricesSpecs),
         Command(
             name: "clock", summary: "draw today's 24-hour price clock (--tomorrow, or --date for any day)",
-            specs: Configuration.clockSpecs),
+            specs: DayConfiguration.clockSpecs),
         Command(
-            name: "render", summary: "write the clock as --svg FILE and/or --png FILE (- for stdout)", specs: Configuration.renderSpecs),
+            name: "render", summary: "write the clock as --svg FILE and/or --png FILE (- for stdout)", specs: DayConfiguration.renderSpecs),
         Command(
             name: "health", summary: "exit 0 while a daemon on the state directory runs and keeps publishing",
-            specs: Configuration.healthSpecs),
+            specs: HealthConfiguration.specs),
     ]
 
     private static let environmentLines = [

@@ -6,7 +6,7 @@ import Glibc
 /// `energyclock prices`: today's and tomorrow's slots with their band, from the cache or the source.
 enum PricesCommand {
     /// Prints the prices; returns the exit status.
-    static func run(_ config: Configuration) async -> Int32 {
+    static func run(_ config: DayConfiguration) async -> Int32 {
         let snapshot: Snapshot
         switch await load(config, label: "prices") {
         case let .success(loaded): snapshot = loaded
@@ -22,18 +22,18 @@ enum PricesCommand {
     }
 
     /// The snapshot a one-shot command shows: from the cache, fetched when it lacks something.
-    static func load(_ config: Configuration, label: String) async -> Result<Snapshot, Status> {
-        let logger = config.logger(label)
+    static func load(_ config: DayConfiguration, label: String) async -> Result<Snapshot, Status> {
+        let logger = config.common.logger(label)
         let snapshot: Snapshot
         do {
-            let catalog = config.catalog
-            let directory = try StateDirectory(path: config.stateDirectory.path)
-            let manager = try config.makeManager(directory: directory, output: SilentOutput(), logger: logger)
+            let catalog = config.common.catalog
+            let directory = try StateDirectory(path: config.common.stateDirectory.path)
+            let manager = try config.common.makeManager(directory: directory, output: SilentOutput(), logger: logger)
             if let source = config.source, catalog[source] == nil {
                 throw UsageError("--source must be one of \(catalog.ids.joined(separator: ", ")), got \"\(source)\"")
             }
             if config.date != nil || config.source != nil || config.profile != nil {
-                let day = config.date ?? config.calendar.day(containing: Date())
+                let day = config.date ?? config.common.calendar.day(containing: Date())
                 snapshot = try await manager.snapshot(of: day, source: config.source, profile: config.profile ?? Profiles.firstName)
             } else {
                 snapshot = await manager.loadAndFetchIfNeeded()

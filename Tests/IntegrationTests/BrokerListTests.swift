@@ -9,8 +9,8 @@ import Testing
 /// A broker that is more than one host: `--mqtt-host` as a list, tried in turn.
 @Suite struct BrokerListTests {
     func brokers(_ text: String) throws -> [MQTTBroker] {
-        let options = try ParsedOptions(arguments: ["--mqtt-host", text], specs: Configuration.runSpecs, environment: ["HOME": "/tmp"])
-        return try Configuration.brokers(options, defaultPort: 1883)
+        let options = try ParsedOptions(arguments: ["--mqtt-host", text], specs: RunConfiguration.specs, environment: ["HOME": "/tmp"])
+        return try RunConfiguration.brokers(options, defaultPort: 1883)
     }
 
     @Test func aListNamesEachBrokerWithItsOwnPortOrTheDefault() throws {

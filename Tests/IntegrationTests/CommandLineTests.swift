@@ -31,7 +31,7 @@ struct CommandLineTests {
             #expect(help.contains("energyclock \(command) [options]"), "\(command)")
         }
         #expect(Help.commands.map(\.name) == ["run", "prices", "clock", "render", "health"])
-        let specs = Configuration.runSpecs + Configuration.pricesSpecs + Configuration.renderSpecs + Configuration.healthSpecs
+        let specs = RunConfiguration.specs + DayConfiguration.pricesSpecs + DayConfiguration.renderSpecs + HealthConfiguration.specs
         // Each option with its whole help line, so its range and default are there too.
         for spec in specs { #expect(help.contains("--\(spec.name)") && help.contains(spec.help), "--\(spec.name)") }
         #expect(help.contains("--max-offline SECONDS") && help.contains("10-86400 (default: 120)"))
@@ -71,20 +71,20 @@ struct CommandLineTests {
     }
 
     @Test func theDefaultsInTheHelpAreTheDefaultsInForce() throws {
-        let options = try ParsedOptions(arguments: [], specs: Configuration.runSpecs, environment: ["HOME": "/tmp"])
-        let config = try Configuration(options, environment: ["HOME": "/tmp"])
+        let options = try ParsedOptions(arguments: [], specs: RunConfiguration.specs, environment: ["HOME": "/tmp"])
+        let config = try RunConfiguration(options, environment: ["HOME": "/tmp"])
         #expect(BrokerOptions.port.spec.help.hasSuffix("(default: 1883)") && config.mqtt.port == 1883)
         #expect(BrokerOptions.keepalive.spec.help.hasSuffix("(default: 60)") && config.mqtt.keepalive == 60)
         // Not given, each source polls from its own hour (13:00 for the European markets).
         #expect(DaemonOptions.tomorrowHour.spec.help.hasSuffix("(default: 13)") && config.policy.tomorrowHour == nil)
         #expect(DaemonOptions.pollInterval.spec.help.hasSuffix("(default: 300)") && config.policy.pollInterval == 300)
-        #expect(SourceOptions.fetchTimeout.spec.help.hasSuffix("(default: 20)") && config.fetchTimeout == 20)
+        #expect(SourceOptions.fetchTimeout.spec.help.hasSuffix("(default: 20)") && config.common.fetchTimeout == 20)
         #expect(OutputOptions.cheapestHours.spec.help.hasSuffix("(default: 1,2,3,4)") && config.cheapestHours == [1, 2, 3, 4])
         #expect(OutputOptions.clockImage.spec.help.hasSuffix("(default: on)") && config.clockImage)
         #expect(OutputOptions.topicPrefix.spec.help.hasSuffix("(default: energyclock)") && config.topics.prefix == "energyclock")
         // A value out of its declared range is refused with that range.
-        let bad = try ParsedOptions(arguments: ["--mqtt-keepalive", "2"], specs: Configuration.runSpecs, environment: ["HOME": "/tmp"])
-        #expect(throws: UsageError.self) { try Configuration(bad, environment: ["HOME": "/tmp"]) }
+        let bad = try ParsedOptions(arguments: ["--mqtt-keepalive", "2"], specs: RunConfiguration.specs, environment: ["HOME": "/tmp"])
+        #expect(throws: UsageError.self) { try RunConfiguration(bad, environment: ["HOME": "/tmp"]) }
     }
 
     @Test func oneShotCommandsAreQuietAndDrawAnyDay() async throws {

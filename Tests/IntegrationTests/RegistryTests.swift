@@ -19,11 +19,11 @@ import Testing
         #expect(catalog.ids == ids)
 
         // Every source with an API has its address option, with its default in the help.
-        let names = Set(Configuration.runSpecs.map(\.name))
+        let names = Set(RunConfiguration.specs.map(\.name))
         for entry in SourceRegistry.entries {
             guard let option = entry.urlOption else { continue }
             #expect(names.contains(option), "\(option)")
-            #expect(Configuration.pricesSpecs.contains { $0.name == option }, "\(option) for prices too")
+            #expect(DayConfiguration.pricesSpecs.contains { $0.name == option }, "\(option) for prices too")
         }
 
         // The add-on offers exactly these sources.
@@ -76,9 +76,9 @@ import Testing
         }
         let file = "{" + members.joined(separator: ",") + "}"
         let environment = try AddOnOptions.environment(fromOptions: Array(file.utf8), into: ["HOME": "/tmp"])
-        let parsed = try ParsedOptions(arguments: [], specs: Configuration.runSpecs, environment: environment)
-        let config = try Configuration(parsed, environment: environment)
-        #expect(config.discoveryMode == .on && config.logLevel == .info && config.mqtt.port == 1883, "\(file)")
+        let parsed = try ParsedOptions(arguments: [], specs: RunConfiguration.specs, environment: environment)
+        let config = try RunConfiguration(parsed, environment: environment)
+        #expect(config.discoveryMode == .on && config.common.logLevel == .info && config.mqtt.port == 1883, "\(file)")
     }
 
     @Test func theAddOnsDefaultsPassItsOwnSchema() throws {
@@ -104,12 +104,12 @@ import Testing
 
     @Test func anAddressOptionMovesItsSourceOnly() throws {
         let options = try ParsedOptions(
-            arguments: ["--energycharts-url", "http://127.0.0.1:9/ec"], specs: Configuration.runSpecs, environment: ["HOME": "/tmp"])
-        let config = try Configuration(options, environment: ["HOME": "/tmp"])
-        #expect(config.sourceURLs == ["energycharts": URL(string: "http://127.0.0.1:9/ec")!])
-        let charts = try #require(config.catalog["energycharts"] as? EnergyChartsSource)
+            arguments: ["--energycharts-url", "http://127.0.0.1:9/ec"], specs: RunConfiguration.specs, environment: ["HOME": "/tmp"])
+        let config = try RunConfiguration(options, environment: ["HOME": "/tmp"])
+        #expect(config.common.sourceURLs == ["energycharts": URL(string: "http://127.0.0.1:9/ec")!])
+        let charts = try #require(config.common.catalog["energycharts"] as? EnergyChartsSource)
         #expect(charts.baseURL.absoluteString == "http://127.0.0.1:9/ec")
-        let zero = try #require(config.catalog["energyzero"] as? EnergyZeroSource)
+        let zero = try #require(config.common.catalog["energyzero"] as? EnergyZeroSource)
         #expect(zero.baseURL == EnergyZeroSource.defaultBaseURL)
     }
 }

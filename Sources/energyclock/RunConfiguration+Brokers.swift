@@ -1,7 +1,7 @@
 import EnergyClockCore
 import MQTTClient
 
-extension Configuration {
+extension RunConfiguration {
     /// Most brokers `--mqtt-host` may list.
     static let maxBrokers = 16
 

@@ -131,18 +131,3 @@ enum HealthOptions {
     static let maxOffline = Option.integer(
         "max-offline", "SECONDS", "unhealthy once the broker has been gone this long", in: 10...86_400, default: 120)
 }
-
-extension Configuration {
-    /// What every command that reads prices shares.
-    static let sharedSpecs = CommonOptions.specs + SourceOptions.specs + SettingOptions.specs
-    /// Options of `energyclock run`.
-    static let runSpecs = BrokerOptions.specs + OutputOptions.specs + DaemonOptions.specs + sharedSpecs
-    /// Options of `energyclock health`.
-    static let healthSpecs = [HealthOptions.maxOffline.spec] + sharedSpecs
-    /// Options of `energyclock clock`.
-    static let clockSpecs = [DayOptions.tomorrow.spec, DayOptions.date.spec, DayOptions.profile.spec] + sharedSpecs
-    /// Options of `energyclock render`.
-    static let renderSpecs = [DayOptions.svg.spec, DayOptions.png.spec] + clockSpecs
-    /// Options of `energyclock prices`.
-    static let pricesSpecs = [DayOptions.json.spec, DayOptions.date.spec, DayOptions.source.spec, DayOptions.profile.spec] + sharedSpecs
-}

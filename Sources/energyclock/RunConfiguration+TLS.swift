@@ -1,7 +1,7 @@
 import FoundationEssentials
 import MQTTClient
 
-extension Configuration {
+extension RunConfiguration {
     /// TLS from the `--mqtt-tls…` options: on when asked for, on port 8883, or when a CA or a
     /// certificate is given; every named file must be readable now, not at the first connect.
     static func tls(_ options: ParsedOptions, port: Int, environment: [String: String]) throws(UsageError) -> MQTTTLS? {
@@ -23,7 +23,7 @@ extension Configuration {
         }
         return MQTTTLS(
             caFile: caFile, caPath: caPath, certFile: certFile, keyFile: keyFile,
-            keyPassword: try secret(
+            keyPassword: try CommonConfiguration.secret(
                 options, file: BrokerOptions.keyPasswordFile, variable: "ENERGYCLOCK_MQTT_KEY_PASSWORD", environment: environment),
             insecure: insecure
         )
