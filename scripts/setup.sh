@@ -3,7 +3,7 @@
 
 ENERGYCLOCK_PACKAGES=(pkg-config libmosquitto-dev libsqlite3-dev libcurl4-openssl-dev libxml2 libcairo2-dev fonts-dejavu-core mosquitto mosquitto-clients ca-certificates)
 # Only the tests need a real InfluxDB 1.x, openssl (test certificates) and setpriv (util-linux).
-ENERGYCLOCK_TEST_PACKAGES=(influxdb openssl util-linux)
+ENERGYCLOCK_TEST_PACKAGES=(influxdb openssl util-linux faketime)
 
 # Installs whichever of the packages (and the extra ones named as arguments) are missing.
 ensure_packages() {
