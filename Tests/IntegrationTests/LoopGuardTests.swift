@@ -60,15 +60,25 @@ struct LoopGuardTests {
         return lateness
     }
 
-    @Test func aJobOfBillionsOfStepsIsRefusedAtOnceAndNeverHoldsTheLoop() async throws {
+    /// A daemon on a broker of its own, on a price file of `seconds`-long slots for `after`
+    /// seconds from now in a state directory of its own, once it publishes a price; with a
+    /// recorder of its tree.
+    static func running(seconds: Int, after: Int) async throws -> (
+        broker: TestBroker, state: URL, file: URL, live: TopicRecorder, daemon: ChildProcess
+    ) {
         let broker = try await TestBroker.start()
         let state = temporaryDirectory()
         let file = state.appendingPathComponent("prices.json")
-        // Two days of five-second slots: 34,560 of them.
-        try Data(Self.priceList(seconds: 5, after: 2 * 86_400)).write(to: file)
+        try Data(priceList(seconds: seconds, after: after)).write(to: file)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         let daemon = try Self.daemon(broker, state: state.path, url: file.absoluteString)
         #expect(await live.wait(for: "energyclock/price", timeout: 30) { !$0.isEmpty } != nil, "\(daemon.log.suffix(2000))")
+        return (broker, state, file, live, daemon)
+    }
+
+    @Test func aJobOfBillionsOfStepsIsRefusedAtOnceAndNeverHoldsTheLoop() async throws {
+        // Two days of five-second slots: 34,560 of them.
+        let (broker, state, file, live, daemon) = try await Self.running(seconds: 5, after: 2 * 86_400)
 
         // Sixteen hours in pieces, never above a price nothing reaches: the path that skipped the
         // work limit. Answered at once, refused with the reason, and the loop goes on.
@@ -143,13 +153,9 @@ struct LoopGuardTests {
     /// once, with status 1 and a line that says so. SIGINT and SIGTERM are sent back to back, two
     /// signals that the kernel cannot merge into one, so the second always comes mid-shutdown.
     @Test func aSecondSignalEndsTheProcessAtOnce() async throws {
-        let broker = try await TestBroker.start()
-        let state = temporaryDirectory()
-        let file = state.appendingPathComponent("prices.json")
-        try Data(Self.priceList(seconds: 60, after: 3 * 3600)).write(to: file)
-        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
-        let daemon = try Self.daemon(broker, state: state.path, url: file.absoluteString)
-        #expect(await live.wait(for: "energyclock/price", timeout: 30) { !$0.isEmpty } != nil, "\(daemon.log.suffix(2000))")
+        // The broker lives as long as this test: it stops when released.
+        let (broker, _, _, live, daemon) = try await Self.running(seconds: 60, after: 3 * 3600)
+        defer { withExtendedLifetime(broker) {} }
         let stopping = Date()
         daemon.signal(SIGINT)
         daemon.signal(SIGTERM)
