@@ -8,7 +8,11 @@ let package = Package(
         .executable(name: "energyclock", targets: ["energyclock"]),
         .executable(name: "energyclock-render", targets: ["energyclock-render"]),
         .executable(name: "energyclock-fetch", targets: ["energyclock-fetch"]),
-        .library(name: "EnergyClockCore", targets: ["EnergyClockCore"]),
+        .library(name: "EnergyClockDomain", targets: ["EnergyClockDomain"]),
+        .library(name: "EnergyClockSupport", targets: ["EnergyClockSupport"]),
+        .library(name: "EnergyClockSources", targets: ["EnergyClockSources"]),
+        .library(name: "EnergyClockStore", targets: ["EnergyClockStore"]),
+        .library(name: "EnergyClockRuntime", targets: ["EnergyClockRuntime"]),
         .library(name: "MQTTClient", targets: ["MQTTClient"]),
         .library(name: "EnergyClockFace", targets: ["EnergyClockFace"]),
         .library(name: "EnergyClockPublisher", targets: ["EnergyClockPublisher"]),
@@ -52,8 +56,23 @@ let package = Package(
         // MQTT: libmosquitto behind async/await.
         .target(name: "MQTTClient", dependencies: ["CMosquitto", "Platform"]),
 
-        // The domain: prices, bands, settings, sources, store, manager. Knows nothing of MQTT.
-        .target(name: "EnergyClockCore", dependencies: ["CSQLite", "CXML2", "Platform"]),
+        // The domain: prices, bands, settings and their descriptors, tariffs, plans, profiles, time
+        // as values, and JSON, the language settings are written in. Links no C module and does no
+        // I/O (DomainBoundaryTests hold it to that).
+        .target(name: "EnergyClockDomain"),
+
+        // Adapters, each over the domain. Support: XML through libxml2, the system's time-zone
+        // database, the wall clock, standard error and the log.
+        .target(name: "EnergyClockSupport", dependencies: ["EnergyClockDomain", "CXML2", "Platform"]),
+        // The price sources with their parsers, HTTP through the fetch helper, exchange rates.
+        .target(name: "EnergyClockSources", dependencies: ["EnergyClockDomain", "EnergyClockSupport", "Platform"]),
+        // The store: prices, rates, settings, plans and health in SQLite.
+        .target(name: "EnergyClockStore", dependencies: ["EnergyClockDomain", "EnergyClockSupport", "CSQLite", "Platform"]),
+        // The runtime: the manager that fetches, stores, follows the clock and hands each change to
+        // its output. Knows nothing of MQTT.
+        .target(
+            name: "EnergyClockRuntime",
+            dependencies: ["EnergyClockDomain", "EnergyClockSupport", "EnergyClockSources", "EnergyClockStore", "Platform"]),
 
         // One HTTP transfer through libcurl, in a process of its own, so that the daemon never maps
         // libcurl and the libraries it brings. C; the images compile it with clang alone
@@ -61,7 +80,7 @@ let package = Package(
         .executableTarget(name: "energyclock-fetch", dependencies: ["CCurl"]),
 
         // The 24-hour clock as a value and as terminal text.
-        .target(name: "EnergyClockFace", dependencies: ["EnergyClockCore", "Platform"]),
+        .target(name: "EnergyClockFace", dependencies: ["EnergyClockDomain", "EnergyClockSupport", "Platform"]),
 
         // The clock as SVG and PNG through cairo, and the helper that draws it for the daemon, so
         // the daemon itself never loads cairo.
@@ -69,19 +88,42 @@ let package = Package(
         .executableTarget(name: "energyclock-render", dependencies: ["EnergyClockRender", "Platform"]),
 
         // Topic tree, payloads and the service that ties the manager to the broker.
-        .target(name: "EnergyClockPublisher", dependencies: ["EnergyClockCore", "EnergyClockFace", "MQTTClient", "Platform"]),
+        .target(
+            name: "EnergyClockPublisher",
+            dependencies: [
+                "EnergyClockDomain", "EnergyClockSupport", "EnergyClockSources", "EnergyClockStore", "EnergyClockRuntime",
+                "EnergyClockFace",
+                "MQTTClient", "Platform",
+            ]),
 
         // The command line.
         .executableTarget(
-            name: "energyclock", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "EnergyClockFace", "MQTTClient", "Platform"]),
+            name: "energyclock",
+            dependencies: [
+                "EnergyClockDomain", "EnergyClockSupport", "EnergyClockSources", "EnergyClockStore", "EnergyClockRuntime",
+                "EnergyClockFace",
+                "EnergyClockPublisher", "MQTTClient", "Platform",
+            ]),
 
         // What the tests share: the test clock, recorded answers, a memory source, a recording
         // output and a recording message sink.
         .target(
-            name: "EnergyClockTesting", dependencies: ["EnergyClockCore", "EnergyClockPublisher", "Platform"],
+            name: "EnergyClockTesting",
+            dependencies: [
+                "EnergyClockDomain", "EnergyClockSupport", "EnergyClockSources", "EnergyClockRuntime", "EnergyClockPublisher", "Platform",
+            ],
             resources: [.copy("Fixtures")]),
 
-        .testTarget(name: "EnergyClockCoreTests", dependencies: ["EnergyClockCore", "EnergyClockTesting", "CSQLite", "Platform"]),
+        // The domain alone: pure units, no I/O.
+        .testTarget(name: "EnergyClockDomainTests", dependencies: ["EnergyClockDomain", "EnergyClockTesting"]),
+        // The adapters and the runtime: sources against loopback servers, the store, the manager on a
+        // test clock.
+        .testTarget(
+            name: "EnergyClockRuntimeTests",
+            dependencies: [
+                "EnergyClockDomain", "EnergyClockSupport", "EnergyClockSources", "EnergyClockStore", "EnergyClockRuntime",
+                "EnergyClockTesting", "CSQLite", "Platform",
+            ]),
         // The platform layer on its own: the event loop, waits, children, files, memory.
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         // The MQTT client's lifecycle and reconnection as values, on a manual clock: no broker.
@@ -89,7 +131,9 @@ let package = Package(
         // The publisher's rules, fed events and read as actions or recorded messages: no broker.
         .testTarget(
             name: "EnergyClockPublisherTests",
-            dependencies: ["EnergyClockPublisher", "EnergyClockCore", "EnergyClockFace", "EnergyClockTesting", "MQTTClient"],
+            dependencies: [
+                "EnergyClockPublisher", "EnergyClockDomain", "EnergyClockStore", "EnergyClockFace", "EnergyClockTesting", "MQTTClient",
+            ],
             exclude: ["Golden"]),
         .testTarget(
             name: "EnergyClockRenderTests",
@@ -100,7 +144,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "EnergyClockCore", "EnergyClockPublisher", "EnergyClockFace", "EnergyClockTesting", "MQTTClient", "CSQLite",
+                "EnergyClockDomain", "EnergyClockSupport", "EnergyClockSources", "EnergyClockStore", "EnergyClockRuntime",
+                "EnergyClockPublisher", "EnergyClockFace", "EnergyClockTesting", "MQTTClient", "CSQLite",
                 "energyclock", "energyclock-render",
             ]
         ),

@@ -10,7 +10,10 @@ let package = Package(
         .executableTarget(
             name: "energyclock-bench",
             dependencies: [
-                .product(name: "EnergyClockCore", package: "energyclock"),
+                .product(name: "EnergyClockDomain", package: "energyclock"),
+                .product(name: "EnergyClockSources", package: "energyclock"),
+                .product(name: "EnergyClockStore", package: "energyclock"),
+                .product(name: "EnergyClockRuntime", package: "energyclock"),
                 .product(name: "MQTTClient", package: "energyclock"),
             ],
             swiftSettings: [.unsafeFlags(["-warnings-as-errors"])]

@@ -30,7 +30,7 @@ pids+=($!)
 sleep 0.5
 
 zones=(NL BE DE-LU FR AT CH CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI EE LV LT ES PT IT-NORD IT-CNOR IT-CSUD IT-SUD IT-SICI IT-SARD HU RO SI)
-zones=($(for z in "${zones[@]}"; do grep -q "(\"$z\"," Sources/EnergyClockCore/PriceSources/BiddingZone.swift && echo "$z"; done))
+zones=($(for z in "${zones[@]}"; do grep -q "(\"$z\"," Sources/EnergyClockDomain/Prices/BiddingZone.swift && echo "$z"; done))
 write_prices "$work"
 
 # The 39 views after the first: p01… one per zone, then exports of the first five zones.

@@ -11,7 +11,10 @@ let package = Package(
         .executableTarget(
             name: "energyclock-fuzz",
             dependencies: [
-                .product(name: "EnergyClockCore", package: "energyclock"),
+                .product(name: "EnergyClockDomain", package: "energyclock"),
+                .product(name: "EnergyClockSources", package: "energyclock"),
+                .product(name: "EnergyClockStore", package: "energyclock"),
+                .product(name: "EnergyClockRuntime", package: "energyclock"),
                 .product(name: "EnergyClockFace", package: "energyclock"),
                 .product(name: "EnergyClockPublisher", package: "energyclock"),
             ]

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import FoundationEssentials
 
 /// One local day as a 24-hour clock: a sector per elapsed hour, each coloured by its slots' bands.

@@ -1,4 +1,5 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockSupport
 import FoundationEssentials
 import Platform
 

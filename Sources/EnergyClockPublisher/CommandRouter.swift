@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import MQTTClient
 
 /// Turns messages on the topics energyclock listens to into commands.

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// Home Assistant's discovery configs of one profile as retained messages, and the topics they own.
 struct DiscoveryAnnouncer {

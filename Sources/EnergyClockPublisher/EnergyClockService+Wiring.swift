@@ -1,4 +1,8 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockRuntime
+import EnergyClockSources
+import EnergyClockStore
+import EnergyClockSupport
 import FoundationEssentials
 import MQTTClient
 

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import FoundationEssentials
 
 /// A profile's prices from the current slot on, as the forecasts for evcc and EMHASS show them;

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 extension HADiscovery {
     /// What the deadline text entity takes and shows: a time of day, or nothing for a job without

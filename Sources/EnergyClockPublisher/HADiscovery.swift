@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// Home Assistant MQTT discovery: one retained config per entity, all on one device.
 package struct HADiscovery: Sendable {

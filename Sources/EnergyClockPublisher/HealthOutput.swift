@@ -1,4 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockSources
+import EnergyClockStore
 import FoundationEssentials
 
 /// `health.json` as an output of its own: what the daemon says about itself for

@@ -1,4 +1,5 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockSources
 import FoundationEssentials
 import Platform
 

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// Sets every light to the current band's colour when band, colour or brightness change, and
 /// every ring to the day's bands when what it shows changes.

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// A light that shows the current band's colour, driven over MQTT without Home Assistant.
 package enum LEDTarget: Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import FoundationEssentials
 
 /// InfluxDB line protocol: `measurement,tag=v field=1.5,n=3i 1717200000000000000`.

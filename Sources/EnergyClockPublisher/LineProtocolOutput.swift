@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// One InfluxDB line-protocol point per change of the current slot's state, for the `influx` topic
 /// and an InfluxDB server.

@@ -1,4 +1,7 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockRuntime
+import EnergyClockStore
+import EnergyClockSupport
 import FoundationEssentials
 import Platform
 

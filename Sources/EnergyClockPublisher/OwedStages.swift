@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// What a publisher still owes after showing what describes now of a settings change: the
 /// remaining ``PublisherState/Stage``s of the newest snapshot of each profile, and the answers that

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import FoundationEssentials
 
 /// A retained topic and its payload; an empty payload deletes the retained message.

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// Everything the publisher shows of one profile: its topic tree, retained topics, Home Assistant
 /// device, lights, clock pictures and line-protocol points, each deciding for itself.

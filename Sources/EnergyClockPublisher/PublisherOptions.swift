@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockFace
 
 /// What the publisher adds to the core topic tree.

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import FoundationEssentials
 
 /// What the publisher keeps of the topics other clients overwrote: each is put back at once,

@@ -1,5 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockFace
+import EnergyClockStore
 import FoundationEssentials
 
 /// What the publisher decides, as a value: events go in with the time they happen at, actions

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// The last rendering of one payload and what it was rendered from, so that an unchanged input
 /// is not rendered again: at a slot boundary most of a profile's payloads stay what they were.

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// The retained topic tree: what a snapshot looks like on the broker, and what the broker already
 /// holds, so that only changed topics go out.

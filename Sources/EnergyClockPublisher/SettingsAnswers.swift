@@ -1,4 +1,5 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockSupport
 
 /// Answers to settings requests: the result topic, a requester's own response topic, and, after a
 /// refusal, the unchanged settings again so that a Home Assistant control snaps back.

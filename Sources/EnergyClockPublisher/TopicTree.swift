@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// Every topic energyclock uses, under one configurable prefix.
 package struct TopicTree: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import FoundationEssentials
 
 /// A WLED ring of LEDs showing the day's bands, sent as one JSON command per change.

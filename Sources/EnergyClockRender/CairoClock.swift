@@ -1,5 +1,5 @@
 internal import CCairo
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockFace
 import FoundationEssentials
 import Glibc

@@ -1,4 +1,5 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockSupport
 import Foundation
 
 /// Fixed days for the clock: bands by hour, green at night, yellow in the morning, orange in the

@@ -1,4 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockRuntime
+import EnergyClockSupport
 import Foundation
 import Synchronization
 

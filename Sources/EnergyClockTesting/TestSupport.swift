@@ -1,4 +1,5 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockSupport
 import Foundation
 import Platform
 

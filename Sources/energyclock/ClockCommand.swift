@@ -1,5 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockFace
+import EnergyClockSupport
 import FoundationEssentials
 import Glibc
 

@@ -1,5 +1,9 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockPublisher
+import EnergyClockRuntime
+import EnergyClockSources
+import EnergyClockStore
+import EnergyClockSupport
 import FoundationEssentials
 import Platform
 
@@ -62,7 +66,7 @@ struct CommonConfiguration {
     }
 
     /// The program's logger for `label`: the one place that makes loggers, writing to standard error.
-    func logger(_ label: String) -> Logger { Logger(label: label, level: logLevel) }
+    func logger(_ label: String) -> Logger { Logger(label: label, level: logLevel, handler: StandardErrorLogHandler()) }
 
     /// The sources this build knows, configured from the options.
     var catalog: SourceCatalog {

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import FoundationEssentials
 
 /// What `energyclock prices`, `clock` and `render` are given by their options and the

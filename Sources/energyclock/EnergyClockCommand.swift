@@ -1,5 +1,8 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockPublisher
+import EnergyClockRuntime
+import EnergyClockStore
+import EnergyClockSupport
 import FoundationEssentials
 import Glibc
 import MQTTClient

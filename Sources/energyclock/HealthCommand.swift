@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockStore
 import FoundationEssentials
 
 /// `energyclock health`: whether the daemon on a state directory runs, is connected and keeps publishing.

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 
 /// The text of `energyclock --help` and `energyclock <command> --help`, built from the option
 /// declarations, defaults included, so the two cannot drift.

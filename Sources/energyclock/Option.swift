@@ -1,4 +1,3 @@
-import EnergyClockCore
 import FoundationEssentials
 
 /// A command-line option declared once: its name, placeholder, help, range and default, and how

@@ -1,5 +1,6 @@
-import EnergyClockCore
 import EnergyClockPublisher
+import EnergyClockRuntime
+import EnergyClockSources
 import FoundationEssentials
 
 /// Where the store lives, which day is today, and how much to log: every command's options.

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import Glibc
 import Platform
 

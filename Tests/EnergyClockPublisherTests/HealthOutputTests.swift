@@ -1,4 +1,5 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockStore
 import EnergyClockTesting
 import Foundation
 import Testing

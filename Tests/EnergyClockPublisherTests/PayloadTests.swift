@@ -1,5 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockPublisher
+import EnergyClockSupport
 import EnergyClockTesting
 import Foundation
 import Testing

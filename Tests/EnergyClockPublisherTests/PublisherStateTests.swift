@@ -1,5 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockFace
+import EnergyClockStore
 import EnergyClockTesting
 import Foundation
 import Testing

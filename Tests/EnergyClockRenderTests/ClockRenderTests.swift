@@ -1,5 +1,5 @@
 import CCairo
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockFace
 import EnergyClockRender
 import EnergyClockTesting

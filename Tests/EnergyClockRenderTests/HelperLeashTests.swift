@@ -1,4 +1,3 @@
-import EnergyClockCore
 import EnergyClockFace
 import EnergyClockTesting
 import Foundation

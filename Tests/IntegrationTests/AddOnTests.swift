@@ -1,4 +1,3 @@
-import EnergyClockCore
 import EnergyClockTesting
 import Foundation
 import MQTTClient

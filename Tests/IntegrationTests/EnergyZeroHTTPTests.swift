@@ -1,4 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockSources
+import EnergyClockSupport
 import EnergyClockTesting
 import Foundation
 import Testing

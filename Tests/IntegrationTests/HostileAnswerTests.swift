@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockStore
 import EnergyClockTesting
 import Foundation
 import Glibc

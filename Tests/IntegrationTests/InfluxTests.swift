@@ -1,5 +1,7 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockPublisher
+import EnergyClockSources
+import EnergyClockSupport
 import EnergyClockTesting
 import Foundation
 import Testing
@@ -102,7 +104,7 @@ struct InfluxTests {
         _ = try await influx.query("CREATE DATABASE energy")
         let writer = InfluxWriter(
             target: .init(url: influx.url("/write?db=energy"), authorization: nil),
-            logger: Logger(label: "influx", level: .error))
+            logger: Logger(label: "influx", level: .error, handler: StandardErrorLogHandler()))
         let broker = try await TestBroker.start()
         let harness = try ServiceHarness(
             broker: broker, http: try fixtureServer(), clock: ManualClock(start: at("2025-12-17T10:20:00+01:00")),
@@ -135,7 +137,7 @@ struct InfluxTests {
         let port = try TestBroker.freePort()
         let writer = InfluxWriter(
             target: .init(url: URL(string: "http://127.0.0.1:\(port)/write?db=x")!, authorization: nil),
-            http: HTTPClient(timeout: 1), capacity: 3, logger: Logger(label: "influx", level: .error))
+            http: HTTPClient(timeout: 1), capacity: 3, logger: Logger(label: "influx", level: .error, handler: StandardErrorLogHandler()))
         let broker = try await TestBroker.start()
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
         let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: clock, options: PublisherOptions(influx: writer))

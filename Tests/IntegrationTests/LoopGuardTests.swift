@@ -1,4 +1,5 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockSupport
 import EnergyClockTesting
 import Foundation
 import MQTTClient

@@ -1,5 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockPublisher
+import EnergyClockSupport
 import EnergyClockTesting
 import Foundation
 import MQTTClient
@@ -118,7 +119,7 @@ struct OptionPromiseTests {
         let url = URL(string: server.baseURL.absoluteString + "/api/v2/write?org=home&bucket=energy&precision=ns")!
         let writer = InfluxWriter(
             target: InfluxWriter.Target(url: url, authorization: "Token t0ken-2x"),
-            logger: Logger(label: "influx", level: .error))
+            logger: Logger(label: "influx", level: .error, handler: StandardErrorLogHandler()))
         let run = Task { await writer.run() }
         await writer.enqueue(["energy_price price=0.25 1"])
         let deadline = Date().addingTimeInterval(20)

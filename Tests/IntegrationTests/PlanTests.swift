@@ -1,5 +1,5 @@
-import EnergyClockCore
 import EnergyClockPublisher
+import EnergyClockSources
 import EnergyClockTesting
 import Foundation
 import MQTTClient

@@ -1,5 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockPublisher
+import EnergyClockSources
 import EnergyClockTesting
 import Foundation
 import MQTTClient

@@ -1,4 +1,4 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockTesting
 import Foundation
 import MQTTClient

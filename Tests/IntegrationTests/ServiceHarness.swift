@@ -1,5 +1,9 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockPublisher
+import EnergyClockRuntime
+import EnergyClockSources
+import EnergyClockStore
+import EnergyClockSupport
 import EnergyClockTesting
 import Foundation
 import MQTTClient

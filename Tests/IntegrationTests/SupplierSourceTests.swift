@@ -1,5 +1,7 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockPublisher
+import EnergyClockSources
+import EnergyClockSupport
 import EnergyClockTesting
 import Foundation
 import MQTTClient

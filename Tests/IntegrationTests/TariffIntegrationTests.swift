@@ -1,4 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockStore
+import EnergyClockSupport
 import EnergyClockTesting
 import Foundation
 import MQTTClient

@@ -1,4 +1,3 @@
-import EnergyClockCore
 import Foundation
 import MQTTClient
 

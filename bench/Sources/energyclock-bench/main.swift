@@ -1,4 +1,6 @@
-import EnergyClockCore
+import EnergyClockDomain
+import EnergyClockSources
+import EnergyClockStore
 import Foundation
 import MQTTClient
 

@@ -1,6 +1,8 @@
-import EnergyClockCore
+import EnergyClockDomain
 import EnergyClockFace
 import EnergyClockPublisher
+import EnergyClockSources
+import EnergyClockStore
 import Foundation
 
 /// The parsers under test, by the name given in `ENERGYCLOCK_FUZZ_TARGET`.

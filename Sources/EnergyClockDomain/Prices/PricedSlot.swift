@@ -1,0 +1,21 @@
+import FoundationEssentials
+
+/// A slot as shown to users: consumer price and band at the chosen resolution.
+public struct PricedSlot: Sendable, Hashable {
+    /// The slot with its market price.
+    public var slot: PriceSlot
+    /// What a household pays per kWh, in the settings' currency.
+    public var price: Double
+    /// The parts that make up ``price``.
+    public var components: PriceComponents
+    /// The colour band; nil only in relative mode before any price is known.
+    public var band: Band?
+
+    /// A slot shown with its price parts, in `band`.
+    public init(slot: PriceSlot, components: PriceComponents, band: Band?) {
+        self.slot = slot
+        self.price = components.total
+        self.components = components
+        self.band = band
+    }
+}

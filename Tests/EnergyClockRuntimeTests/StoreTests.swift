@@ -1,0 +1,37 @@
+import EnergyClockDomain
+import EnergyClockStore
+import EnergyClockTesting
+import Foundation
+import Testing
+
+@Suite struct StoreTests {
+    @Test func savesReplacesAndTrimsPerSource() throws {
+        let store = try PriceStore(directory: temporaryDirectory())
+        let start = at("2026-01-01T00:00:00Z")
+        let quarters = slots(from: start, count: 8, minutes: 15) { Double($0) / 10 }
+        try store.save(quarters, source: "a", fetchedAt: at("2026-01-01T12:00:00Z"))
+        try store.save([PriceSlot(start: start, end: start.addingTimeInterval(3600), market: 0.5)], source: "b", fetchedAt: nil)
+        let all = DateInterval(start: start, end: start.addingTimeInterval(86400))
+        #expect(try store.slots(source: "a", overlapping: all) == quarters)
+        #expect(try store.slots(source: "b", overlapping: all).count == 1)
+        #expect(try store.lastSuccess(source: "a") == at("2026-01-01T12:00:00Z"))
+        #expect(try store.lastSuccess(source: "b") == nil)
+
+        // A new answer for the first hour replaces the four quarters it overlaps.
+        let hour = PriceSlot(start: start, end: start.addingTimeInterval(3600), market: 0.7)
+        try store.save([hour], source: "a", fetchedAt: at("2026-01-01T13:00:00Z"))
+        #expect(try store.slots(source: "a", overlapping: all) == [hour] + quarters[4...])
+
+        try store.trim(before: start.addingTimeInterval(3600))
+        #expect(try store.slots(source: "a", overlapping: all) == Array(quarters[4...]))
+        #expect(try store.slots(source: "b", overlapping: all).isEmpty)
+    }
+
+    @Test func unwritableDirectoryGivesAClearError() {
+        #expect {
+            _ = try PriceStore(directory: URL(fileURLWithPath: "/proc/energyclock-cannot-exist"))
+        } throws: { error in
+            "\(error)".contains("store: could not create state directory /proc/energyclock-cannot-exist")
+        }
+    }
+}
