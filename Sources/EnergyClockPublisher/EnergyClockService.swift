@@ -38,6 +38,7 @@ package final class EnergyClockService: Sendable {
     package func run() async throws {
         let manager = manager
         await publisher.keepLedger { owned in await manager.saveNote(RetainedTopics.ledgerNote, owned) }
+        await publisher.giveWay { manager.hasSubmitted }
         client.start()
         var failure: (any Error)?
         do {

@@ -1,5 +1,6 @@
 import EnergyClockDomain
 import EnergyClockFace
+import Platform
 
 extension MQTTPublisher {
     /// Runs the drawings and wake-ups until cancelled; a drawing under way is stopped and waited
@@ -8,6 +9,30 @@ extension MQTTPublisher {
         await withDiscardingTaskGroup { group in
             for await job in jobs { group.addTask { await self.carry(job) } }
         }
+    }
+
+    /// Lets the catch-up give way to settings requests: `waits` says whether one waits to be
+    /// applied (the manager's inbox). Its change, shown at once, owes the stages again, and its
+    /// answer starts the catch-up again.
+    package func giveWay(when waits: @escaping @Sendable () -> Bool) { requestWaits = waits }
+
+    /// Shows what settings changes owe, a stage at a time, and then the answers that waited for it.
+    ///
+    /// Before each stage, what the broker sent meanwhile is read and its tasks run; a settings
+    /// request that waits then stops the catch-up, and its change goes first (its snapshot
+    /// replaces the one owed). With ``PublisherState/answersHeldAtMost`` answers waiting it no
+    /// longer stops. Returns whether nothing is owed.
+    @discardableResult
+    func catchUp() async -> Bool {
+        guard !catchingUp else { return false }
+        catchingUp = true
+        defer { catchingUp = false }
+        while state.owesStages {
+            await EventLoop.giveWay()
+            if state.yieldsToRequests, requestWaits() { return false }
+            await showNextStage()
+        }
+        return true
     }
 
     /// Hands the newest ledger to the keeper; a save that runs late still saves the newest.
@@ -33,6 +58,7 @@ extension MQTTPublisher {
             }
             await handle(.clockDrawn(profile: profile, key, Task.isCancelled ? nil : result))
         case .ledger: await keepNewestLedger()
+        case .catchUp: await catchUp()
         default: break
         }
     }

@@ -34,10 +34,13 @@ struct PublisherState {
         /// with the same ones follows.
         case current([Snapshot])
         /// Only the slot objects, `current` and `next`, of snapshots whose colour is out;
-        /// ``snapshots(_:)`` with the same ones follows, or every ``Stage`` of them in turn.
+        /// ``snapshots(_:)`` or ``owe(_:)`` with the same ones follows.
         case slots([Snapshot])
-        /// One step of showing snapshots whose price and what describes now are out.
-        case stage(Stage, [Snapshot])
+        /// The rest of snapshots whose price and what describes now are out is owed, every
+        /// ``Stage`` in turn, to ``nextStage``.
+        case owe([Snapshot])
+        /// The catch-up's turn: the next stage owed, if any, and the answers once none is.
+        case nextStage
         /// The profile was removed: its topics and entities are cleared.
         case removed(profile: String)
         /// A settings request was handled.
@@ -104,6 +107,11 @@ struct PublisherState {
         case log(LogLevel, String)
         /// Remember these as the retained topics of this connection, for the next start.
         case ledger(Set<String>)
+        /// Let the connection be ready to send in this many seconds: the next slot's prices.
+        case expectSend(in: Double)
+        /// Stages are owed: feed ``Event/nextStage`` until none is, giving way before each and
+        /// stopping while a settings request waits (unless ``answersHeldAtMost`` answers do).
+        case catchUp
     }
 
     let topics: TopicTree
@@ -125,6 +133,8 @@ struct PublisherState {
     /// Overwritten topics: when each was last put back, which wait for the next second, and which
     /// were logged (once each).
     var restored = StateGuard()
+    /// The stages of settings changes not yet shown, and the answers that wait for them.
+    var owed = OwedStages()
 
     /// A publisher for `topics` with `options` that has sent nothing and is not connected since `now`.
     init(topics: TopicTree, options: PublisherOptions, now: Date) {
@@ -166,27 +176,35 @@ struct PublisherState {
     mutating func handle(_ event: Event, at now: Date) -> [Action] {
         var actions: [Action] = []
         switch event {
-        case let .connected(snapshot, previous, broker): connect(snapshot, previous, broker, now, &actions)
+        case let .connected(snapshots, previous, broker):
+            // Everything is republished from these, the newest snapshots: nothing older is owed.
+            owed.drop(snapshots.map(\.profile))
+            expectNextBoundary(of: snapshots, now, &actions)
+            connect(snapshots, previous, broker, now, &actions)
+            answerWhenCaughtUp(&actions)
         case .disconnected:
             connected = false
             note(health.connection(false, at: now), &actions)
-        case let .snapshots(snapshots): show(snapshots, now, &actions)
+        case let .snapshots(snapshots):
+            show(snapshots, now, &actions)
+            owed.drop(snapshots.map(\.profile))
+            answerWhenCaughtUp(&actions)
         case let .prices(snapshots):
             // The newest of profiles already shown from here on, for the stages that follow too,
             // connected or not: once per change, the first thing the publisher hears of it.
             if holdsAll(snapshots) { for index in snapshots.indices { hold(snapshots[index]) } }
             showCurrent(snapshots, [.price], &actions)
-        case let .current(snapshots): showCurrent(snapshots, [.color], &actions)
+        case let .current(snapshots):
+            showCurrent(snapshots, [.color], &actions)
+            expectNextBoundary(of: snapshots, now, &actions)
         case let .slots(snapshots): showCurrent(snapshots, [.slots], &actions)
-        case let .stage(stage, snapshots): show(stage, of: snapshots, now, &actions)
-        case let .removed(name): remove(name, now, &actions)
-        case let .answered(outcome):
-            guard connected else { break }
-            if case let .failure(error) = outcome.result, let line = answers.logLine(for: error) { actions.append(.log(.warning, line)) }
-            // To the tree it was sent to, also when that profile is gone or never was.
-            let tree = outcome.profile == Profiles.firstName ? topics : views[outcome.profile]?.topics ?? topics.profile(outcome.profile)
-            let settings = views[outcome.profile]?.shownSettings()
-            actions += answers.messages(for: outcome, topics: tree, settings: settings).map(Action.send)
+        case let .owe(snapshots): owe(snapshots, &actions)
+        case .nextStage: showNextStage(now, &actions)
+        case let .removed(name):
+            owed.drop([name])
+            remove(name, now, &actions)
+            answerWhenCaughtUp(&actions)
+        case let .answered(outcome): answer(outcome, &actions)
         case let .homeAssistantOnline(delay):
             guard !homeAssistantPending else { break }
             homeAssistantPending = true

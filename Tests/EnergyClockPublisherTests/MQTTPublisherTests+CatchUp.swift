@@ -6,7 +6,8 @@ import Testing
 
 @testable import EnergyClockPublisher
 
-/// A settings change shows what describes now at once and owes the rest to `catchUp(unless:)`.
+/// A settings change shows what describes now at once and owes the rest to the catch-up, which
+/// gives way to a settings request that waits.
 extension MQTTPublisherTests {
     /// `ClockFixtures.normal` with `surcharge` added to every price: another price, other settings
     /// and another day.
@@ -35,10 +36,14 @@ extension MQTTPublisherTests {
     }
 
     /// A publisher over a recording sink, connected with `ClockFixtures.normal` and what that sent
-    /// forgotten, while `body` runs.
-    func withConnectedPublisher(_ body: (MQTTPublisher, RecordingSink) async throws -> Void) async throws {
+    /// forgotten, while `body` runs; its jobs do not run, so the test calls the catch-up itself, and
+    /// a request waits while `waiting` says so.
+    func withConnectedPublisher(
+        waiting: @escaping @Sendable () -> Bool = { false }, _ body: (MQTTPublisher, RecordingSink) async throws -> Void
+    ) async throws {
         let sink = RecordingSink()
-        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+        try await withPublisher(sink, clock: ManualClock(start: start), jobs: false) { publisher in
+            await publisher.giveWay(when: waiting)
             _ = await publisher.connectionUp(ClockFixtures.normal)
             _ = sink.take()
             try await body(publisher, sink)
@@ -55,13 +60,13 @@ extension MQTTPublisherTests {
             #expect(!now.contains(topics.settings) && !now.contains(topics.pricesToday), "the day is owed")
             #expect(!now.contains(topics.settingsResult), "the answer waits for the day")
 
-            #expect(await publisher.catchUp { false })
+            #expect(await publisher.catchUp())
             let rest = sink.take()
             let settings = try #require(rest.firstIndex { $0.topic == topics.settings })
             let result = try #require(rest.firstIndex { $0.topic == topics.settingsResult })
             #expect(settings < result && result == rest.count - 1, "the answer comes last")
             #expect(surcharge(rest[settings]) == 0.05 && rest.contains { $0.topic == topics.pricesToday })
-            #expect(await publisher.catchUp { true }, "nothing is owed any more")
+            #expect(await publisher.catchUp(), "nothing is owed any more")
             #expect(sink.sent.isEmpty)
         }
     }
@@ -74,7 +79,7 @@ extension MQTTPublisherTests {
             change.settings.customURL = "https://user:secret@prices.example/day?token=abc&zone=NL"
             await publisher.publishCurrent(all: [change])
             await publisher.report(answer(change))
-            #expect(await publisher.catchUp { false })
+            #expect(await publisher.catchUp())
             let sent = sink.take()
             let settings = try #require(sent.first { $0.topic == topics.settings }?.payload)
             let result = try #require(sent.first { $0.topic == topics.settingsResult }?.payload)
@@ -85,17 +90,20 @@ extension MQTTPublisherTests {
     }
 
     @Test func aChangeThatCameMeanwhileGoesFirstAndTheDayShowsOnlyTheNewest() async throws {
-        try await withConnectedPublisher { publisher, sink in
+        let waiting = Mutex(true)
+        let waits: @Sendable () -> Bool = { waiting.withLock { $0 } }
+        try await withConnectedPublisher(waiting: waits) { publisher, sink in
             let first = changed(surcharge: 0.05)
             let second = changed(surcharge: 0.1)
             await publisher.publishCurrent(all: [first])
             await publisher.report(answer(first))
             // A request waits before the first stage: the catch-up stops at once.
-            #expect(await !publisher.catchUp { true })
+            #expect(await !publisher.catchUp())
             #expect(!sink.topics.contains(topics.settings))
             await publisher.publishCurrent(all: [second])
             await publisher.report(answer(second))
-            #expect(await publisher.catchUp { false })
+            waiting.withLock { $0 = false }
+            #expect(await publisher.catchUp())
             let sent = sink.take()
             let settings = sent.filter { $0.topic == topics.settings }
             #expect(settings.count == 1 && settings.first.flatMap(surcharge) == 0.1, "the day of the newest only")
@@ -106,35 +114,37 @@ extension MQTTPublisherTests {
     }
 
     @Test func aNewerChangeAfterSomeStagesStartsThemAgain() async throws {
-        try await withConnectedPublisher { publisher, sink in
+        // Two stages (the devices and the settings), then a request waits.
+        let looks = Mutex(0)
+        let waiting: @Sendable () -> Bool = {
+            looks.withLock {
+                $0 += 1
+                return $0 > 2 && $0 < 1000
+            }
+        }
+        try await withConnectedPublisher(waiting: waiting) { publisher, sink in
             await publisher.publishCurrent(all: [changed(surcharge: 0.05)])
-            // Two stages (the devices and the settings), then a request waits.
-            let looks = Mutex(0)
-            #expect(
-                await !publisher.catchUp {
-                    looks.withLock {
-                        $0 += 1
-                        return $0 > 2
-                    }
-                })
+            #expect(await !publisher.catchUp())
             #expect(sink.sent.filter { $0.topic == topics.settings }.map(surcharge) == [0.05])
             #expect(!sink.topics.contains(topics.pricesToday))
             await publisher.publishCurrent(all: [changed(surcharge: 0.1)])
-            #expect(await publisher.catchUp { false })
+            looks.withLock { $0 = 1000 }
+            #expect(await publisher.catchUp())
             #expect(sink.sent.filter { $0.topic == topics.settings }.map(surcharge) == [0.05, 0.1])
             #expect(sink.sent.filter { $0.topic == topics.pricesToday }.count == 1)
         }
     }
 
     @Test func aFloodThatNeverPausesStillGetsItsAnswers() async throws {
-        try await withConnectedPublisher { publisher, sink in
+        let always: @Sendable () -> Bool = { true }
+        try await withConnectedPublisher(waiting: always) { publisher, sink in
             let change = changed(surcharge: 0.05)
             await publisher.publishCurrent(all: [change])
-            for _ in 1..<MQTTPublisher.answersHeldAtMost { await publisher.report(answer(change)) }
-            #expect(await !publisher.catchUp { true }, "a request waits: the catch-up stops")
+            for _ in 1..<PublisherState.answersHeldAtMost { await publisher.report(answer(change)) }
+            #expect(await !publisher.catchUp(), "a request waits: the catch-up stops")
             await publisher.report(answer(change))
-            #expect(await publisher.catchUp { true }, "with as many answers held as may be, it runs to its end")
-            #expect(sink.topics.filter { $0 == topics.settingsResult }.count == MQTTPublisher.answersHeldAtMost)
+            #expect(await publisher.catchUp(), "with as many answers held as may be, it runs to its end")
+            #expect(sink.topics.filter { $0 == topics.settingsResult }.count == PublisherState.answersHeldAtMost)
         }
     }
 
@@ -148,7 +158,7 @@ extension MQTTPublisherTests {
             let sent = sink.take()
             #expect(sent.last?.topic == topics.settingsResult && sent.last.flatMap(surcharge) == 0.05)
             #expect(sent.filter { $0.topic == topics.settings }.map(surcharge) == [0.1])
-            #expect(await publisher.catchUp { false })
+            #expect(await publisher.catchUp())
             #expect(sink.sent.isEmpty, "nothing was left owed")
         }
     }
@@ -168,6 +178,40 @@ extension MQTTPublisherTests {
             let settings = try #require(topicsSent.firstIndex(of: topics.settings))
             let result = try #require(topicsSent.firstIndex(of: topics.settingsResult))
             #expect(settings < result && topicsSent.last == topics.status, "what was owed goes before offline")
+        }
+    }
+
+    @Test func theRestOfAChangeFollowsOnItsOwnOnceNoRequestWaits() async throws {
+        let sink = RecordingSink()
+        // Whether a request waits, and how often the catch-up looked.
+        let waiting = Mutex((waits: true, looks: 0))
+        try await withPublisher(sink, clock: ManualClock(start: start)) { publisher in
+            await publisher.giveWay {
+                waiting.withLock {
+                    $0.looks += 1
+                    return $0.waits
+                }
+            }
+            _ = await publisher.connectionUp(ClockFixtures.normal)
+            _ = sink.take()
+            let change = changed(surcharge: 0.05)
+            await publisher.publishCurrent(all: [change])
+            await publisher.report(answer(change))
+            // The catch-up started by the change stops while a request waits; the answer waits too.
+            for _ in 0..<5000 where waiting.withLock({ $0.looks }) == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            #expect(waiting.withLock { $0.looks } > 0, "the catch-up ran and looked")
+            #expect(!sink.topics.contains(topics.settings) && !sink.topics.contains(topics.settingsResult))
+            // The next answer starts it again, and nothing waits any more.
+            waiting.withLock { $0.waits = false }
+            await publisher.report(answer(change))
+            var answered = 0
+            for _ in 0..<5000 where answered < 2 {
+                answered = sink.topics.filter { $0 == topics.settingsResult }.count
+                try await Task.sleep(for: .milliseconds(1))
+            }
+            let sent = sink.topics
+            #expect(answered == 2)
+            #expect(try #require(sent.firstIndex(of: topics.settings)) < #require(sent.firstIndex(of: topics.settingsResult)))
         }
     }
 }

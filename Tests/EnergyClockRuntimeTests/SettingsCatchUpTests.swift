@@ -9,32 +9,20 @@ import Testing
 @testable import EnergyClockStore
 @testable import EnergyClockSupport
 
-/// An output that owes the rest of every settings change, as the MQTT publisher does, and notes
-/// each call; its first catch-up hands the manager another request, as a message read meanwhile.
+/// An output that shows the rest of every settings change later, as the MQTT publisher does, and
+/// notes each call; while it shows the first change, `meanwhile` runs, as a message read then.
 private actor OwingOutput: ManagerOutput {
     var calls: [String] = []
-    var owed = false
-    var meanwhile: (@Sendable () -> Void)?
+    var meanwhile: (@Sendable () -> String)?
 
-    func setMeanwhile(_ body: @escaping @Sendable () -> Void) { meanwhile = body }
+    func setMeanwhile(_ body: @escaping @Sendable () -> String) { meanwhile = body }
     func publish(_ snapshot: Snapshot) { calls.append("whole \(snapshot.settings.historyDays)") }
     func publishCurrent(all snapshots: [Snapshot]) {
         calls.append("now \(snapshots.map { String($0.settings.historyDays) }.joined())")
-        owed = true
-    }
-    func catchUp(unless interrupted: @Sendable () -> Bool) async -> Bool {
-        guard owed else { return true }
         if let meanwhile {
             self.meanwhile = nil
-            meanwhile()
+            calls.append(meanwhile())
         }
-        if interrupted() {
-            calls.append("gave way")
-            return false
-        }
-        owed = false
-        calls.append("caught up")
-        return true
     }
     func removed(profile name: String) {}
     func report(_ outcome: SettingsOutcome) { calls.append((try? outcome.result.get()).map { "answer \($0.historyDays)" } ?? "refused") }
@@ -51,13 +39,17 @@ private actor OwingOutput: ManagerOutput {
         return (manager, output)
     }
 
-    @Test func aRequestThatComesDuringTheCatchUpIsAppliedBeforeItGoesOn() async throws {
+    @Test func aRequestThatComesWhileAChangeIsShownWaitsVisiblyAndIsAppliedNext() async throws {
         let (manager, output) = try owingManager()
-        await output.setMeanwhile { manager.submit(request(#"{"history_days":9}"#)) }
+        await output.setMeanwhile {
+            let before = manager.hasSubmitted
+            manager.submit(request(#"{"history_days":9}"#))
+            return "waiting \(before) → \(manager.hasSubmitted)"
+        }
         let applying = Task { await manager.applySubmitted() }
         defer { applying.cancel() }
         manager.submit(request(#"{"history_days":8}"#))
-        let expected = ["now 8", "answer 8", "gave way", "now 9", "answer 9", "caught up"]
+        let expected = ["now 8", "waiting false → true", "answer 8", "now 9", "answer 9"]
         for _ in 0..<2000 where await output.calls.count < expected.count { try await Task.sleep(for: .milliseconds(2)) }
         #expect(await output.calls == expected)
         #expect(await manager.settings.historyDays == 9)

@@ -7,8 +7,8 @@ extension PriceManager {
     /// Queues settings requests for ``run()``, and returns at once; what arrives while a batch is
     /// applied is applied next, in order, folded into one commit and one publish.
     ///
-    /// Not isolated to the manager: the task that read a request queues it at once, also while
-    /// the manager waits for its output, which looks in between (``ManagerOutput/catchUp(unless:)``).
+    /// Not isolated to the manager: the task that read a request queues it at once, whatever the
+    /// manager is doing; its output may look whether one waits (``hasSubmitted``).
     public nonisolated func submit(_ requests: [SettingsRequest]) {
         inbox.withLock { $0.append(contentsOf: requests) }
         submitted.ring()
@@ -19,23 +19,21 @@ extension PriceManager {
 
     /// Applies what was submitted, batch by batch, until cancelled.
     ///
-    /// Each batch's colour goes out first (``ManagerOutput/publishCurrent(all:)``); the rest of
-    /// what it changed follows once no request waits, step by step, and a request that comes
-    /// meanwhile goes first. Changes that come faster than the day goes out thus show each colour
-    /// at once and share one catch-up, for the newest.
+    /// Each batch's colour goes out first (``ManagerOutput/publishCurrent(all:)``); the output
+    /// shows the rest of what it changed when no request waits (``hasSubmitted``), so changes that
+    /// come faster than the day goes out show each colour at once and share the rest, the newest.
     package func applySubmitted() async {
         while true {
             await submitted.wait()
             guard !Task.isCancelled else { return }
-            repeat {
-                while let batch = takeSubmitted() { await apply(batch, currentFirst: true) }
-            } while await !output.catchUp(unless: { [self] in self.hasSubmitted })
+            while let batch = takeSubmitted() { await apply(batch, currentFirst: true) }
             checkpointIfLong()
         }
     }
 
-    /// Whether a request was submitted and not yet taken.
-    private nonisolated var hasSubmitted: Bool { inbox.withLock { !$0.isEmpty } }
+    /// Whether a settings request was submitted and not yet taken: an output that shows a change
+    /// in steps lets it go first.
+    public nonisolated var hasSubmitted: Bool { inbox.withLock { !$0.isEmpty } }
 
     /// Every request submitted and not yet taken, oldest first; nil when there is none.
     private nonisolated func takeSubmitted() -> [SettingsRequest]? {
@@ -54,8 +52,8 @@ extension PriceManager {
     /// own error and the rest carry on. Every request gets an answer.
     public func apply(_ batch: [SettingsRequest]) async { await apply(batch, currentFirst: false) }
 
-    /// ``apply(_:)``, showing only what describes now when `currentFirst`: the rest is owed to
-    /// the output's ``ManagerOutput/catchUp(unless:)``.
+    /// ``apply(_:)``, showing only what describes now when `currentFirst`
+    /// (``ManagerOutput/publishCurrent(all:)``): the output shows the rest in its own time.
     func apply(_ batch: [SettingsRequest], currentFirst: Bool) async {
         let old = profiles
         var results: [Result<Profiles, SettingsError>] = []
