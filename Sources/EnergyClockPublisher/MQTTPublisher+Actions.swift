@@ -42,7 +42,8 @@ extension MQTTPublisher {
                     // Off the loop: a rename can wait on the file system's journal for milliseconds.
                     let logger = logger
                     record.write(to: healthDirectory, with: .shared) { logger.warning("\($0)") }
-                case .draw, .wake, .catchUp: newJob.yield(action)
+                case .draw, .wake: newJob.yield(action)
+                case .catchUp: owing.ring()
                 case let .expectSend(seconds): sink.expectSend(in: seconds)
                 case let .record(point): points.append(point)
                 case let .log(level, line): logger.log(level, line)

@@ -7,6 +7,13 @@ extension MQTTPublisher {
     /// for, so that no helper outlives the daemon.
     package func run() async {
         await withDiscardingTaskGroup { group in
+            // One task for every catch-up, woken by its bell when stages are owed.
+            group.addTask {
+                while !Task.isCancelled {
+                    await self.owing.wait()
+                    await self.catchUp()
+                }
+            }
             for await job in jobs { group.addTask { await self.carry(job) } }
         }
     }
@@ -58,7 +65,6 @@ extension MQTTPublisher {
             }
             await handle(.clockDrawn(profile: profile, key, Task.isCancelled ? nil : result))
         case .ledger: await keepNewestLedger()
-        case .catchUp: await catchUp()
         default: break
         }
     }

@@ -28,6 +28,8 @@ package actor MQTTPublisher: ManagerOutput {
     var requestWaits: @Sendable () -> Bool = { false }
     /// A catch-up is under way.
     var catchingUp = false
+    /// Rung when stages are owed, or an answer waits for them: the catch-up's task wakes.
+    let owing = Doorbell()
     /// A publish holds the turn; those that came during it wait in ``waitingTurns``, oldest first.
     var publishing = false
     var waitingTurns: [CheckedContinuation<Void, Never>] = []
