@@ -35,7 +35,7 @@ struct ClockOutput {
     /// What a picture shows, apart from the exact angle of its hand.
     struct Key: Equatable {
         var face: ClockFace
-        var slot: PriceSlot?
+        var slot: SeriesSlot?
     }
 
     /// What to do about a snapshot.

@@ -44,7 +44,7 @@ package enum LineProtocol {
     /// first is named in a `profile` tag; the first has none, and keeps the series it always had.
     package static func currentPoint(_ snapshot: Snapshot) -> String? {
         guard let current = snapshot.current else { return nil }
-        var fields = [("price", DecimalFormat.string(current.price)), ("market_price", DecimalFormat.string(current.slot.market))]
+        var fields = [("price", DecimalFormat.string(current.price)), ("market_price", DecimalFormat.string(current.slot.value))]
         if let t = snapshot.thresholds {
             fields += [
                 ("green_max", DecimalFormat.string(t.greenMax)), ("yellow_max", DecimalFormat.string(t.yellowMax)),

@@ -38,7 +38,7 @@ public struct AwattarSource: PriceSource {
     }
 
     /// Fetches `day` and, when published, the day after.
-    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         guard let url = url(for: day, zone: settings.zone, calendar: calendar) else {
             throw SourceError(source: id, problem: .malformed("no aWATTar API for zone \(settings.zone)"))
         }
@@ -50,7 +50,7 @@ public struct AwattarSource: PriceSource {
     }
 
     /// Reads `data[]` of `start_timestamp`, `end_timestamp` (ms) and `marketprice` (Eur/MWh).
-    public static func parse(_ body: [UInt8]) throws(SourceError) -> [PriceSlot] {
+    public static func parse(_ body: [UInt8]) throws(SourceError) -> [SeriesSlot] {
         func fail(_ problem: SourceError.Problem) -> SourceError { SourceError(source: "awattar", problem: problem) }
         guard !body.isEmpty else { throw fail(.emptyBody) }
         guard case let .object(root)? = JSONValue.parse(body) else { throw fail(.malformed("not a JSON object")) }

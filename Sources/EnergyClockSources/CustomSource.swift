@@ -31,7 +31,7 @@ public struct CustomSource: PriceSource {
     public func cacheKey(for settings: Settings) -> String { "\(id)/\(settings.customURL)" }
 
     /// Reads the whole document; `day` does not narrow it.
-    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         guard let url = URL(string: settings.customURL), let scheme = url.scheme?.lowercased() else {
             throw SourceError(source: id, problem: .malformed("custom_url is not set"))
         }
@@ -54,7 +54,7 @@ public struct CustomSource: PriceSource {
     }
 
     /// Reads the documented shape into validated slots in EUR/kWh.
-    public static func parse(_ body: [UInt8], defaultUnit: String = "EUR/kWh") throws(SourceError) -> [PriceSlot] {
+    public static func parse(_ body: [UInt8], defaultUnit: String = "EUR/kWh") throws(SourceError) -> [SeriesSlot] {
         func fail(_ problem: SourceError.Problem) -> SourceError { SourceError(source: "custom", problem: problem) }
         guard !body.isEmpty else { throw fail(.emptyBody) }
         guard let json = JSONValue.parse(body) else { throw fail(.malformed("not valid JSON")) }

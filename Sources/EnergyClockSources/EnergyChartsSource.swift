@@ -31,7 +31,7 @@ public struct EnergyChartsSource: PriceSource {
     }
 
     /// Fetches `day` and, when published, the day after; 404 means not published yet.
-    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         let response = try await http.get(url(for: day, zone: settings.zone), for: id)
         switch response.status {
         case 200: break
@@ -42,7 +42,7 @@ public struct EnergyChartsSource: PriceSource {
     }
 
     /// Reads the parallel `unix_seconds[]` and `price[]` arrays; `null` prices are left out.
-    public static func parse(_ body: [UInt8]) throws(SourceError) -> [PriceSlot] {
+    public static func parse(_ body: [UInt8]) throws(SourceError) -> [SeriesSlot] {
         func fail(_ problem: SourceError.Problem) -> SourceError { SourceError(source: "energycharts", problem: problem) }
         guard !body.isEmpty else { throw fail(.emptyBody) }
         guard case let .object(root)? = JSONValue.parse(body) else { throw fail(.malformed("not a JSON object")) }

@@ -34,7 +34,7 @@ public struct EnergyZeroSource: PriceSource {
     }
 
     /// Fetches the three local days the API returns around `day`.
-    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         let response = try await http.get(url(for: day), for: id)
         switch response.status {
         case 200:
@@ -56,13 +56,13 @@ public struct EnergyZeroSource: PriceSource {
     }
 
     /// Reads the `base` series (market price, no VAT) of a response into validated slots.
-    public static func parse(_ body: [UInt8]) throws(SourceError) -> [PriceSlot] {
+    public static func parse(_ body: [UInt8]) throws(SourceError) -> [SeriesSlot] {
         func fail(_ problem: SourceError.Problem) -> SourceError { SourceError(source: "energyzero", problem: problem) }
         guard !body.isEmpty else { throw fail(.emptyBody) }
         guard let json = JSONValue.parse(body) else { throw fail(.malformed("not valid JSON")) }
         guard case let .object(root) = json else { throw fail(.malformed("not a JSON object")) }
         guard case let .array(items)? = root["base"] else { throw fail(.malformed("missing base")) }
-        var slots: [PriceSlot] = []
+        var slots: [SeriesSlot] = []
         slots.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             guard case let .object(fields) = item,
@@ -81,7 +81,7 @@ public struct EnergyZeroSource: PriceSource {
             default: price = nil
             }
             guard let price else { throw fail(.malformed("base[\(index)].price.value is not a number")) }
-            slots.append(PriceSlot(start: start, end: end, market: price))
+            slots.append(SeriesSlot(start: start, end: end, value: price))
         }
         return try slots.validated(from: "energyzero")
     }

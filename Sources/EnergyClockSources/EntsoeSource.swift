@@ -50,7 +50,7 @@ public struct EntsoeSource: PriceSource {
     }
 
     /// Fetches `day` and, when published, the day after.
-    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         do {
             return try await fetchAnswer(day: day, calendar: calendar, settings: settings)
         } catch {
@@ -59,7 +59,7 @@ public struct EntsoeSource: PriceSource {
         }
     }
 
-    private func fetchAnswer(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    private func fetchAnswer(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         guard let zone = BiddingZone.named(settings.zone) else {
             throw SourceError(source: id, problem: .malformed("unknown zone \(settings.zone)"))
         }
@@ -79,7 +79,7 @@ public struct EntsoeSource: PriceSource {
     }
 
     /// Reads a `Publication_MarketDocument` into validated slots, or an acknowledgement into none.
-    public static func parse(_ body: [UInt8], httpStatus: Int = 200) throws(SourceError) -> [PriceSlot] {
+    public static func parse(_ body: [UInt8], httpStatus: Int = 200) throws(SourceError) -> [SeriesSlot] {
         func fail(_ problem: SourceError.Problem) -> SourceError { SourceError(source: "entsoe", problem: problem) }
         guard !body.isEmpty else { throw fail(.emptyBody) }
         let document: EntsoeDocument
@@ -96,7 +96,7 @@ public struct EntsoeSource: PriceSource {
                 .httpStatus(httpStatus, detail: "acknowledgement \(acknowledgement.code): \(Quote.clip(acknowledgement.text, limit: 200))"))
         }
         guard httpStatus == 200 else { throw fail(.httpStatus(httpStatus, detail: "")) }
-        var slots: [PriceSlot] = []
+        var slots: [SeriesSlot] = []
         for series in document.series where series.classificationPosition == nil || series.classificationPosition == 1 {
             guard series.currency == "EUR", series.measureUnit == "MWH" else {
                 throw fail(.malformed("prices in \(series.currency)/\(series.measureUnit), expected EUR/MWH"))
@@ -118,7 +118,7 @@ extension EntsoeDocument.Period {
     ///
     /// The slot count is the period's length over its resolution; positions beyond it are ignored,
     /// and positions before the first price are left empty rather than guessed.
-    func slots(filling: Bool) throws(SourceError) -> [PriceSlot] {
+    func slots(filling: Bool) throws(SourceError) -> [SeriesSlot] {
         func fail(_ reason: String) -> SourceError { SourceError(source: "entsoe", problem: .malformed(reason)) }
         guard let start = ISO8601.parse(start), let end = ISO8601.parse(end), end > start else {
             throw fail("a Period has an unreadable timeInterval")
@@ -137,14 +137,14 @@ extension EntsoeDocument.Period {
         for point in points where (1...count).contains(point.position) {
             prices[point.position - 1] = point.amount / 1000  // EUR/MWh → EUR/kWh
         }
-        var slots: [PriceSlot] = []
+        var slots: [SeriesSlot] = []
         slots.reserveCapacity(count)
         var last: Double?
         for (index, price) in prices.enumerated() {
             if let price { last = price } else if !filling { last = nil }
             guard let value = last else { continue }
             let from = start.addingTimeInterval(Double(index) * step)
-            slots.append(PriceSlot(start: from, end: from.addingTimeInterval(step), market: value))
+            slots.append(SeriesSlot(start: from, end: from.addingTimeInterval(step), value: value))
         }
         return slots
     }

@@ -61,12 +61,12 @@ public struct NordPoolSource: PriceSource {
     }
 
     /// Fetches the CET delivery days that overlap local `day`; 204 No Content (or an answer without entries) means not published yet.
-    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         let cet = LocalCalendar(identifier: "CET") ?? calendar
         let span = calendar.interval(of: day)
         let first = cet.day(containing: span.start)
         let last = cet.day(containing: span.end.addingTimeInterval(-1))
-        var slots: [PriceSlot] = []
+        var slots: [SeriesSlot] = []
         var deliveryDay = first
         while deliveryDay <= last {
             let response = try await http.get(url(for: deliveryDay, zone: settings.zone, currency: Self.quoted(for: settings)), for: id)
@@ -84,7 +84,7 @@ public struct NordPoolSource: PriceSource {
     ///
     /// Prices come per MWh in the answer's currency and are kept in it: Nord Pool's SEK price is
     /// published as it is, not converted to EUR and back at another rate.
-    public static func parse(_ body: [UInt8], area: String) throws(SourceError) -> [PriceSlot] {
+    public static func parse(_ body: [UInt8], area: String) throws(SourceError) -> [SeriesSlot] {
         func fail(_ reason: String) -> SourceError { SourceError(source: "nordpool", problem: .malformed(reason)) }
         guard !body.isEmpty else { throw SourceError(source: "nordpool", problem: .emptyBody) }
         guard case let .object(root)? = JSONValue.parse(body) else { throw fail("not a JSON object") }

@@ -61,7 +61,7 @@ public struct OctopusSource: PriceSource {
     }
 
     /// Fetches every page of `day`'s rates; an answer without results means not published yet.
-    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         if let reason = unusableReason(for: settings) { throw SourceError(source: id, problem: .malformed(reason)) }
         var next: URL? = url(product: settings.octopusProduct, region: settings.octopusRegion, interval: calendar.interval(of: day))
         var seen: Set<String> = []
@@ -139,12 +139,12 @@ public struct OctopusSource: PriceSource {
     }
 
     /// Validated slots in GBP/kWh from results newest first, as the API sends them.
-    static func slots(newestFirst: [PricePoint]) throws(SourceError) -> [PriceSlot] {
+    static func slots(newestFirst: [PricePoint]) throws(SourceError) -> [SeriesSlot] {
         try Array(newestFirst.reversed()).slots(source: "octopus", currency: Currency("GBP")!, basis: .tariff)
     }
 
     /// The slots of one page, oldest first; its `next` link is not followed.
-    public static func parse(_ body: [UInt8]) throws(SourceError) -> [PriceSlot] {
+    public static func parse(_ body: [UInt8]) throws(SourceError) -> [SeriesSlot] {
         try slots(newestFirst: parsePage(body).points)
     }
 }

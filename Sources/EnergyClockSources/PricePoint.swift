@@ -20,9 +20,9 @@ extension Array where Element == PricePoint {
     /// without an end lasts as long as the slot before it (or after the gap), and the gap stays.
     func slots(
         source: String, currency: Currency = .eur, basis: PriceBasis = .market
-    ) throws(SourceError) -> [PriceSlot] {
+    ) throws(SourceError) -> [SeriesSlot] {
         let points = self
-        var slots: [PriceSlot] = []
+        var slots: [SeriesSlot] = []
         slots.reserveCapacity(points.count)
         for (index, point) in points.enumerated() {
             let end: Date
@@ -47,8 +47,8 @@ extension Array where Element == PricePoint {
                 throw SourceError(source: source, problem: .malformed("a single price without an end has no known length"))
             }
             slots.append(
-                PriceSlot(
-                    start: point.start, end: end, market: point.price, currency: currency, basis: basis,
+                SeriesSlot(
+                    start: point.start, end: end, value: point.price, currency: currency, basis: basis,
                     level: point.level))
         }
         return try slots.validated(from: source)

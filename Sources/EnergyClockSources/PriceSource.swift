@@ -23,7 +23,7 @@ public protocol PriceSource: Sendable {
     ///
     /// It may return neighbouring days too. Returns an empty list when the day is not
     /// published yet; throws when the source fails or answers something that cannot be trusted.
-    func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot]
+    func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot]
 
     /// The store key of this source's cache under `settings`: one cache per market the source can serve.
     func cacheKey(for settings: Settings) -> String

@@ -77,9 +77,9 @@ extension SourceError.Problem {
     }
 }
 
-extension Array where Element == PriceSlot {
+extension Array where Element == SeriesSlot {
     /// These slots checked by `validated(within:)`, with a failure reported as `source`'s invalid prices.
-    package func validated(from source: String, within window: SlotWindow = .plausible) throws(SourceError) -> [PriceSlot] {
+    package func validated(from source: String, within window: SlotWindow = .plausible) throws(SourceError) -> [SeriesSlot] {
         do {
             return try validated(within: window)
         } catch {

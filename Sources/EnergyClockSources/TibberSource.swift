@@ -51,7 +51,7 @@ public struct TibberSource: PriceSource {
     }
 
     /// Fetches today and tomorrow (whatever `day` is: Tibber offers no other days).
-    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         guard let token, !token.isEmpty else {
             throw SourceError(source: id, problem: .credentialsRefused(status: 0, reason: unusableReason(for: settings) ?? ""))
         }
@@ -66,7 +66,7 @@ public struct TibberSource: PriceSource {
         }
     }
 
-    private func ask(_ query: [UInt8], token: String) async throws(TibberError) -> [PriceSlot] {
+    private func ask(_ query: [UInt8], token: String) async throws(TibberError) -> [SeriesSlot] {
         let response: HTTPResponse
         do {
             response = try await http.post(
@@ -82,7 +82,7 @@ public struct TibberSource: PriceSource {
     }
 
     /// Reads an answer with HTTP `status`: the first home's prices, or the error Tibber gave.
-    public static func parse(_ body: [UInt8], status: Int = 200) throws(TibberError) -> [PriceSlot] {
+    public static func parse(_ body: [UInt8], status: Int = 200) throws(TibberError) -> [SeriesSlot] {
         func fail(_ problem: SourceError.Problem) -> TibberError { .source(SourceError(source: "tibber", problem: problem)) }
         guard !body.isEmpty else { throw status == 200 ? fail(.emptyBody) : fail(.httpStatus(status, detail: "")) }
         guard case let .object(root)? = JSONValue.parse(body) else {

@@ -152,18 +152,21 @@ public final class PriceStore {
         }
     }
 
-    /// Cached slots of `source` that overlap `interval`, sorted.
+    /// Cached slots of `source` that overlap `interval`, sorted, as official values of the source
+    /// the key names (its part before the first `/`).
     ///
-    /// A row whose currency, basis or level this build does not know is left out rather than read
-    /// as something else.
-    public func slots(source: String, overlapping interval: DateInterval) throws(StoreError) -> [PriceSlot] {
-        var slots: [PriceSlot] = []
+    /// A row whose quantity (the `currency` column: a currency code, or a unit for what is no
+    /// price), basis or level this build does not know is left out rather than read as something
+    /// else.
+    public func slots(source: String, overlapping interval: DateInterval) throws(StoreError) -> [SeriesSlot] {
+        var slots: [SeriesSlot] = []
+        let provenance = Provenance.official(String(source.prefix { $0 != "/" }))
         try db.query(
             #"SELECT start, "end", market, currency, basis, level FROM prices WHERE source = ? AND "end" > ? AND start < ? ORDER BY start"#,
             [.text(source), .integer(Self.seconds(interval.start)), .integer(Self.seconds(interval.end))],
             action: "read prices of \(URLRedaction.redacted(source))"
         ) { row in
-            guard let currency = Currency(row.text(3)), let basis = row.byte(4).flatMap(PriceBasis.init(rawValue:))
+            guard let quantity = Quantity(code: row.text(3)), let basis = row.byte(4).flatMap(PriceBasis.init(rawValue:))
             else { return }
             var level: PriceLevel?
             if !row.isNull(5) {
@@ -171,23 +174,23 @@ public final class PriceStore {
                 level = known
             }
             slots.append(
-                PriceSlot(
+                SeriesSlot(
                     start: Date(timeIntervalSince1970: Double(row.integer(0))),
                     end: Date(timeIntervalSince1970: Double(row.integer(1))),
-                    market: row.real(2), currency: currency, basis: basis, level: level
+                    value: row.real(2), quantity: quantity, basis: basis, level: level, provenance: provenance
                 ))
         }
         return slots
     }
 
     /// Replaces the cached slots of `source` in the span of `slots`; records a successful fetch at `fetchedAt` if given.
-    public func save(_ slots: [PriceSlot], source: String, fetchedAt: Date?) throws(StoreError) {
+    public func save(_ slots: [SeriesSlot], source: String, fetchedAt: Date?) throws(StoreError) {
         try save(slots[...], source: source, fetchedAt: fetchedAt, replacing: nil)
     }
 
     /// Replaces the cached slots of `source` in `span` (by default the span of `slots`) with
     /// `slots`; records a successful fetch at `fetchedAt` if given. One transaction.
-    public func save(_ slots: ArraySlice<PriceSlot>, source: String, fetchedAt: Date?, replacing span: DateInterval?) throws(StoreError) {
+    public func save(_ slots: ArraySlice<SeriesSlot>, source: String, fetchedAt: Date?, replacing span: DateInterval?) throws(StoreError) {
         // Named once: redacting the source for each of 86,400 slots took most of the save's time.
         let action = "save prices of \(URLRedaction.redacted(source))"
         try db.transaction(action: action) { () throws(StoreError) in
@@ -201,8 +204,8 @@ public final class PriceStore {
                     try db.query(
                         #"INSERT INTO prices (source, start, "end", market, currency, basis, level) VALUES (?, ?, ?, ?, ?, ?, ?)"#,
                         [
-                            .text(source), .integer(Self.seconds(slot.start)), .integer(Self.seconds(slot.end)), .real(slot.market),
-                            .text(slot.currency.code), .integer(Int64(slot.basis.rawValue)),
+                            .text(source), .integer(Self.seconds(slot.start)), .integer(Self.seconds(slot.end)), .real(slot.value),
+                            .text(slot.quantity.code), .integer(Int64(slot.basis.rawValue)),
                             slot.level.map { .integer(Int64($0.rawValue)) } ?? .null,
                         ],
                         action: action)

@@ -15,7 +15,7 @@ package enum ClockFixtures {
         var settings = Settings.defaults
         settings.vatPercent = 0
         settings.resolution = quarters ? .native : .hour
-        var slots: [PriceSlot] = []
+        var slots: [SeriesSlot] = []
         for d in [day, day.adding(days: 1)] {
             let span = amsterdam.interval(of: d)
             var t = span.start
@@ -26,7 +26,7 @@ package enum ClockFixtures {
                 let minute = Int(local.dropFirst(14).prefix(2))!
                 // Quarter-hours step up within the hour, so the four parts differ.
                 let price = price(hour: hour) + (quarters ? Double(minute / 15) * 0.026 : 0)
-                slots.append(PriceSlot(start: t, end: t.addingTimeInterval(step), market: price))
+                slots.append(SeriesSlot(start: t, end: t.addingTimeInterval(step), value: price))
                 t = t.addingTimeInterval(step)
             }
         }

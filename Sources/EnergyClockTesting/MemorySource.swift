@@ -7,9 +7,9 @@ import Synchronization
 package final class MemorySource: PriceSource {
     package let id: String
     package let answersIncludeNextDay: Bool
-    private let state: Mutex<(slots: [PriceSlot], failing: Bool, requests: [LocalDay], heldBefore: LocalDay?)>
+    private let state: Mutex<(slots: [SeriesSlot], failing: Bool, requests: [LocalDay], heldBefore: LocalDay?)>
 
-    package init(id: String = "energyzero", slots: [PriceSlot] = [], answersIncludeNextDay: Bool = false) {
+    package init(id: String = "energyzero", slots: [SeriesSlot] = [], answersIncludeNextDay: Bool = false) {
         self.id = id
         self.answersIncludeNextDay = answersIncludeNextDay
         state = Mutex((slots, false, [], nil))
@@ -17,15 +17,15 @@ package final class MemorySource: PriceSource {
 
     package var requests: [LocalDay] { state.withLock { $0.requests } }
     /// Every slot it answers from.
-    package var slots: [PriceSlot] { state.withLock { $0.slots } }
-    package func set(_ slots: [PriceSlot]) { state.withLock { $0.slots = slots } }
+    package var slots: [SeriesSlot] { state.withLock { $0.slots } }
+    package func set(_ slots: [SeriesSlot]) { state.withLock { $0.slots = slots } }
     package func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
     /// Holds every request for a day before `day` until it is called again with nil (or the
     /// request's task is cancelled): a backfill that takes as long as a test wants.
     package func hold(before day: LocalDay?) { state.withLock { $0.heldBefore = day } }
 
     /// Answers like EnergyZero: the requested day with its neighbours.
-    package func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    package func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         let (slots, failing) = state.withLock { s in
             s.requests.append(day)
             return (s.slots, s.failing)

@@ -28,15 +28,15 @@ package func temporaryDirectory() -> URL {
 }
 
 /// Consecutive slots of `minutes` each from `start`, priced by `price(index)`.
-package func slots(from start: Date, count: Int, minutes: Int, price: (Int) -> Double) -> [PriceSlot] {
+package func slots(from start: Date, count: Int, minutes: Int, price: (Int) -> Double) -> [SeriesSlot] {
     (0..<count).map { i in
         let s = start.addingTimeInterval(Double(i * minutes * 60))
-        return PriceSlot(start: s, end: s.addingTimeInterval(Double(minutes * 60)), market: price(i))
+        return SeriesSlot(start: s, end: s.addingTimeInterval(Double(minutes * 60)), value: price(i))
     }
 }
 
 /// Three local days of quarter-hour prices around `day`: price = hour-of-slot index / 100.
-package func quarterDays(around day: LocalDay, calendar: LocalCalendar = amsterdam, days: Int = 3) -> [PriceSlot] {
+package func quarterDays(around day: LocalDay, calendar: LocalCalendar = amsterdam, days: Int = 3) -> [SeriesSlot] {
     let start = calendar.start(of: day.adding(days: -1))
     let end = calendar.start(of: day.adding(days: days - 1))
     let count = Int(end.timeIntervalSince(start) / 900)

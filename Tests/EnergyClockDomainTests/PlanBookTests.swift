@@ -10,7 +10,7 @@ import Testing
     static func slots(_ prices: [Double], from start: String, minutes: Double = 60) -> [PricedSlot] {
         prices.enumerated().map { i, price in
             let begin = at(start).addingTimeInterval(Double(i) * minutes * 60)
-            let slot = PriceSlot(start: begin, end: begin.addingTimeInterval(minutes * 60), market: price)
+            let slot = SeriesSlot(start: begin, end: begin.addingTimeInterval(minutes * 60), value: price)
             return PricedSlot(
                 slot: slot, components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
         }

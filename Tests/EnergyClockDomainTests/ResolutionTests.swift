@@ -8,8 +8,8 @@ import Testing
         let quarters = slots(from: at("2025-12-16T23:00:00Z"), count: 8, minutes: 15) { [0.1, 0.2, 0.3, 0.4, 1, 1, 1, 2][$0] }
         let hours = quarters.at(.hour, in: amsterdam)
         #expect(hours.count == 2)
-        #expect(abs(hours[0].market - 0.25) < 1e-12)
-        #expect(abs(hours[1].market - 1.25) < 1e-12)
+        #expect(abs(hours[0].value - 0.25) < 1e-12)
+        #expect(abs(hours[1].value - 1.25) < 1e-12)
         #expect(hours[0].start == at("2025-12-16T23:00:00Z") && hours[0].end == at("2025-12-17T00:00:00Z"))
         #expect(quarters.at(.native, in: amsterdam) == quarters)
     }
@@ -17,7 +17,7 @@ import Testing
     @Test func partialHourKeepsItsRealSpan() {
         let quarters = slots(from: at("2025-12-16T23:30:00Z"), count: 2, minutes: 15) { Double($0) }
         let hours = quarters.at(.hour, in: amsterdam)
-        #expect(hours == [PriceSlot(start: at("2025-12-16T23:30:00Z"), end: at("2025-12-17T00:00:00Z"), market: 0.5)])
+        #expect(hours == [SeriesSlot(start: at("2025-12-16T23:30:00Z"), end: at("2025-12-17T00:00:00Z"), value: 0.5)])
     }
 
     @Test func springForwardDayHas92QuartersAnd23Hours() {
@@ -41,8 +41,8 @@ import Testing
         let twoOClock = hours.filter { ISO8601.local($0.start, in: amsterdam).contains("T02:00") }
         #expect(twoOClock.map(\.start) == [at("2026-10-25T00:00:00Z"), at("2026-10-25T01:00:00Z")])
         // Each copy averages its own four quarters: indices 8…11 and 12…15.
-        #expect(abs(twoOClock[0].market - 0.0095) < 1e-12)
-        #expect(abs(twoOClock[1].market - 0.0135) < 1e-12)
+        #expect(abs(twoOClock[0].value - 0.0095) < 1e-12)
+        #expect(abs(twoOClock[1].value - 0.0135) < 1e-12)
     }
 
     @Test func coverageAndLookup() {
@@ -70,7 +70,7 @@ import Testing
         let todayIndex = Int(amsterdam.start(of: day).timeIntervalSince(start) / 900)
         let week = slots(from: start, count: count, minutes: 15) { i in i < todayIndex ? 0.5 + Double(i % 7) / 100 : Double(i % 13) / 100 }
         let twoDays = Array(week[todayIndex...])
-        func snapshot(_ list: [PriceSlot], _ mode: ColorMode, at now: Date) -> Snapshot {
+        func snapshot(_ list: [SeriesSlot], _ mode: ColorMode, at now: Date) -> Snapshot {
             var settings = Settings.defaults
             settings.colorMode = mode
             settings.resolution = resolution
@@ -95,22 +95,22 @@ import Testing
 
     @Test func validationRejectsBadSlots() {
         let t = at("2026-01-01T00:00:00Z")
-        func check(_ list: [PriceSlot]) -> SlotProblem? {
+        func check(_ list: [SeriesSlot]) -> SlotProblem? {
             do {
                 _ = try list.validated()
                 return nil
             } catch { return error }
         }
-        #expect(check([PriceSlot(start: t, end: t.addingTimeInterval(60), market: .nan)]) == .nonFinite(at: t))
+        #expect(check([SeriesSlot(start: t, end: t.addingTimeInterval(60), value: .nan)]) == .nonFinite(at: t))
         #expect(
-            check([PriceSlot(start: t, end: t.addingTimeInterval(60), market: 10.5)])
-                == .outOfRange(price: 10.5, at: t, limit: 10, currency: .eur))
-        #expect(check([PriceSlot(start: t, end: t, market: 0.1)]) == .emptySlot(at: t))
+            check([SeriesSlot(start: t, end: t.addingTimeInterval(60), value: 10.5)])
+                == .outOfRange(value: 10.5, at: t, limit: 10, quantity: .price(.eur)))
+        #expect(check([SeriesSlot(start: t, end: t, value: 0.1)]) == .emptySlot(at: t))
         let overlap = [
-            PriceSlot(start: t, end: t.addingTimeInterval(120), market: 0.1),
-            PriceSlot(start: t.addingTimeInterval(60), end: t.addingTimeInterval(180), market: 0.1),
+            SeriesSlot(start: t, end: t.addingTimeInterval(120), value: 0.1),
+            SeriesSlot(start: t.addingTimeInterval(60), end: t.addingTimeInterval(180), value: 0.1),
         ]
         #expect(check(overlap) == .overlapOrUnsorted(at: t.addingTimeInterval(60)))
-        #expect(check([PriceSlot(start: t, end: t.addingTimeInterval(60), market: -10)]) == nil)
+        #expect(check([SeriesSlot(start: t, end: t.addingTimeInterval(60), value: -10)]) == nil)
     }
 }

@@ -49,7 +49,7 @@ import Testing
         var settings = Settings.defaults
         settings.thresholds = Thresholds(greenMax: 0.12, yellowMax: 0.2, orangeMax: 0.3)
         // 0.1 EUR/kWh with 21 % VAT is 0.121: yellow with six decimals, 0.12 and green with two.
-        let slots = [PriceSlot(start: at("2026-01-15T10:00:00+01:00"), end: at("2026-01-15T11:00:00+01:00"), market: 0.1)]
+        let slots = [SeriesSlot(start: at("2026-01-15T10:00:00+01:00"), end: at("2026-01-15T11:00:00+01:00"), value: 0.1)]
         func current(_ decimals: Int) -> PricedSlot? {
             settings.priceDecimals = decimals
             return Snapshot.derive(

@@ -8,7 +8,7 @@ import Testing
         prices.enumerated().map { i, price in
             let s = start.addingTimeInterval(Double(i * minutes * 60))
             return PricedSlot(
-                slot: PriceSlot(start: s, end: s.addingTimeInterval(Double(minutes * 60)), market: price),
+                slot: SeriesSlot(start: s, end: s.addingTimeInterval(Double(minutes * 60)), value: price),
                 components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
         }
     }

@@ -14,9 +14,9 @@ import Testing
         let span = calendar.interval(of: day)
         let count = Int(span.duration / 900)
         let quarters = (0..<count).map { i in
-            PriceSlot(
+            SeriesSlot(
                 start: span.start.addingTimeInterval(Double(i) * 900), end: span.start.addingTimeInterval(Double(i + 1) * 900),
-                market: Double(i) / 1000)
+                value: Double(i) / 1000)
         }
         var settings = Settings.defaults
         settings.resolution = resolution

@@ -8,7 +8,7 @@ import Testing
 /// Numbers from outside are bounded before they become times, integers or stored values: each
 /// hostile value is a refusal that names the source and the value, never a trap.
 @Suite struct BoundsTests {
-    func refusal(_ body: () throws -> [PriceSlot]) -> String? {
+    func refusal(_ body: () throws -> [SeriesSlot]) -> String? {
         do {
             _ = try body()
             return nil
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func slotTimesFarOutsideAnySensibleRangeAreRefusedNotTrapped() throws {
-        let cases: [(String, () throws -> [PriceSlot])] = [
+        let cases: [(String, () throws -> [SeriesSlot])] = [
             ("energycharts", { try EnergyChartsSource.parse(Array(#"{"unix_seconds":[1e19,1e19],"price":[1,2]}"#.utf8)) }),
             ("energycharts", { try EnergyChartsSource.parse(Array(#"{"unix_seconds":[1768431600,1e19],"price":[1,2]}"#.utf8)) }),
             (
@@ -57,10 +57,10 @@ import Testing
     @Test func aFetchIsHeldToAWindowAroundNow() throws {
         let now = at("2026-12-01T12:00:00Z")
         let window = SlotWindow.around(now)
-        let recent = [PriceSlot(start: at("2026-12-01T12:00:00Z"), end: at("2026-12-01T13:00:00Z"), market: 0.1)]
+        let recent = [SeriesSlot(start: at("2026-12-01T12:00:00Z"), end: at("2026-12-01T13:00:00Z"), value: 0.1)]
         #expect(try recent.validated(within: window) == recent)
         for start in ["2024-11-01T00:00:00Z", "2026-12-09T00:00:00Z"] {
-            let far = [PriceSlot(start: at(start), end: at(start).addingTimeInterval(3600), market: 0.1)]
+            let far = [SeriesSlot(start: at(start), end: at(start).addingTimeInterval(3600), value: 0.1)]
             #expect(throws: SlotProblem.self) { try far.validated(within: window) }
         }
         // Every time stays formattable, whatever it is.
@@ -125,7 +125,7 @@ import Testing
         var rates = ExchangeRates()
         // A rate past every check could still overflow with the tariff: the slot is left out.
         rates.set("SEK", .greatestFiniteMagnitude, on: LocalDay(year: 2026, month: 1, day: 15))
-        let slots = [PriceSlot(start: at("2026-01-15T10:00:00+01:00"), end: at("2026-01-15T11:00:00+01:00"), market: 5)]
+        let slots = [SeriesSlot(start: at("2026-01-15T10:00:00+01:00"), end: at("2026-01-15T11:00:00+01:00"), value: 5)]
         let snapshot = Snapshot.derive(
             now: at("2026-01-15T10:30:00+01:00"), calendar: amsterdam, settings: settings, slots: slots, source: "x",
             stale: false, updatedAt: nil, rates: rates)

@@ -57,10 +57,10 @@ import Testing
         settings.currency = "SEK"
         settings.vatPercent = 0
         settings.zone = "SE3"
-        let slots = days.flatMap { text -> [PriceSlot] in
+        let slots = days.flatMap { text -> [SeriesSlot] in
             let span = stockholm.interval(of: LocalDay(parsing: text)!)
             return stride(from: span.start.timeIntervalSince1970, to: span.end.timeIntervalSince1970, by: 3600).map {
-                PriceSlot(start: Date(timeIntervalSince1970: $0), end: Date(timeIntervalSince1970: $0 + 3600), market: 0.1)
+                SeriesSlot(start: Date(timeIntervalSince1970: $0), end: Date(timeIntervalSince1970: $0 + 3600), value: 0.1)
             }
         }
         return Snapshot.derive(
@@ -110,7 +110,7 @@ import Testing
         let start = at("2025-05-08T10:00:00Z")
         let snapshot = Snapshot.derive(
             now: start, calendar: stockholm, settings: settings,
-            slots: [PriceSlot(start: start, end: start.addingTimeInterval(3600), market: 0.1)],
+            slots: [SeriesSlot(start: start, end: start.addingTimeInterval(3600), value: 0.1)],
             source: "x", stale: false, updatedAt: nil)
         #expect(snapshot.current?.price == 0.1 && !snapshot.missingRate)
     }

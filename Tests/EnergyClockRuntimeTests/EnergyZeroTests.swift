@@ -20,7 +20,7 @@ import Testing
         #expect(slots.count == expected.count)
         for (slot, (start, value)) in zip(slots, expected) {
             #expect(slot.start == ISO8601.parse(start))
-            #expect(slot.market == value)
+            #expect(slot.value == value)
             #expect(slot.duration == 900)
         }
         #expect(slots.first?.start == at("2025-12-15T23:00:00Z"))
@@ -35,7 +35,7 @@ import Testing
         let slots = try EnergyZeroSource.parse(fixture("electricity_hour_response.json"))
         let expected = try baseSeries("electricity_hour_response.json")
         #expect(slots.count == 72)
-        #expect(slots.map(\.market) == expected.map(\.1))
+        #expect(slots.map(\.value) == expected.map(\.1))
         #expect(slots.allSatisfy { $0.duration == 3600 })
     }
 
@@ -46,7 +46,7 @@ import Testing
         #expect(hours.count == 72)
         for (i, hour) in hours.enumerated() {
             let mean = expected[(i * 4)..<(i * 4 + 4)].reduce(0, +) / 4
-            #expect(abs(hour.market - mean) < 1e-12)
+            #expect(abs(hour.value - mean) < 1e-12)
         }
     }
 
@@ -75,7 +75,7 @@ import Testing
             ),
             (
                 #"{"base":[{"start":"2025-12-15T23:00:00Z","end":"2025-12-15T23:15:00Z","price":{"value":"12"}}]}"#,
-                .invalidSlots(.outOfRange(price: 12, at: at("2025-12-15T23:00:00Z"), limit: 10, currency: .eur))
+                .invalidSlots(.outOfRange(value: 12, at: at("2025-12-15T23:00:00Z"), limit: 10, quantity: .price(.eur)))
             ),
             (
                 // Price strings are plain decimals: not `nan`, not hexadecimal.

@@ -27,13 +27,13 @@ import Testing
         #expect(slots.count == 24)
         #expect(slots.allSatisfy { $0.duration == 3600 })
         #expect(slots.first?.start == at("2024-10-07T22:00:00Z"))
-        for (i, slot) in slots.enumerated() { #expect(abs(slot.market - expected[i + 1]! / 1000) < 1e-12) }
+        for (i, slot) in slots.enumerated() { #expect(abs(slot.value - expected[i + 1]! / 1000) < 1e-12) }
         #expect(slots.covers(brussels.interval(of: LocalDay(year: 2024, month: 10, day: 8))))
     }
 
     @Test func exactlyFourQuarters() throws {
         let slots = try EntsoeSource.parse(fixture("BE_15M_exact4.xml"))
-        #expect(slots.map(\.market) == [55.35, 44.22, 40.32, 31.86].map { $0 / 1000 })
+        #expect(slots.map(\.value) == [55.35, 44.22, 40.32, 31.86].map { $0 / 1000 })
         #expect(slots.map(\.duration) == [900, 900, 900, 900])
     }
 
@@ -44,17 +44,17 @@ import Testing
         let first = try points("BE_60M_15M_mix.xml", period: 0)
         #expect(first[57] == nil)  // The gap in the first day …
         for position in 53...60 {  // … is filled from position 53.
-            #expect(abs(slots[position - 1].market - first[53]! / 1000) < 1e-12)
+            #expect(abs(slots[position - 1].value - first[53]! / 1000) < 1e-12)
         }
-        for position in 1...4 { #expect(abs(slots[position - 1].market - first[1]! / 1000) < 1e-12) }
+        for position in 1...4 { #expect(abs(slots[position - 1].value - first[1]! / 1000) < 1e-12) }
         // The last quarter of the first day repeats position 93 up to the Period's end.
-        #expect(abs(slots[95].market - first[93]! / 1000) < 1e-12)
+        #expect(abs(slots[95].value - first[93]! / 1000) < 1e-12)
         #expect(slots[95].end == at("2024-10-06T22:00:00Z"))
         #expect(slots[192].duration == 3600 && slots[191].duration == 900)
         // Hourly means of a filled day equal the hourly values it was written from.
         let hours = Array(slots[0..<96]).at(.hour, in: brussels)
         #expect(hours.count == 24)
-        #expect(abs(hours[0].market - first[1]! / 1000) < 1e-12)
+        #expect(abs(hours[0].value - first[1]! / 1000) < 1e-12)
     }
 
     @Test func outOfOrderPositionsAndPositionsBeyondThePeriod() throws {
@@ -63,7 +63,7 @@ import Testing
         #expect(slots.count == 22)
         let expected =
             [55.35, 40.32, 31.86, 28.71, 44.22, 44.22, 44.22, 44.22, 44.22, 44.22] + Array(repeating: 28.37, count: 10) + [64.98, 64.98]
-        #expect(slots.map(\.market) == expected.map { $0 / 1000 })
+        #expect(slots.map(\.value) == expected.map { $0 / 1000 })
         #expect(slots.last?.end == at("2024-10-06T05:00:00Z"))
     }
 
@@ -96,7 +96,7 @@ import Testing
             + series(2, "999") + series(1, "87.5") + "</Publication_MarketDocument>"
         let slots = try EntsoeSource.parse(Array(document.utf8))
         #expect(slots.count == 24)
-        #expect(slots.allSatisfy { $0.market == 0.0875 })
+        #expect(slots.allSatisfy { $0.value == 0.0875 })
     }
 
     @Test func daylightSavingDaysAtQuarterAndHourResolution() throws {

@@ -16,8 +16,8 @@ import Testing
         let slots = try AwattarSource.parse(Array(body.utf8))
         #expect(
             slots == [
-                PriceSlot(start: at("2026-01-14T23:00:00Z"), end: at("2026-01-15T00:00:00Z"), market: 0.0875),
-                PriceSlot(start: at("2026-01-15T00:00:00Z"), end: at("2026-01-15T01:00:00Z"), market: -0.0032),
+                SeriesSlot(start: at("2026-01-14T23:00:00Z"), end: at("2026-01-15T00:00:00Z"), value: 0.0875),
+                SeriesSlot(start: at("2026-01-15T00:00:00Z"), end: at("2026-01-15T01:00:00Z"), value: -0.0032),
             ])
     }
 
@@ -56,8 +56,8 @@ import Testing
         // The null price leaves its quarter out; the others keep their own 15 minutes.
         #expect(
             slots == [
-                PriceSlot(start: at("2026-01-14T23:00:00Z"), end: at("2026-01-14T23:15:00Z"), market: 80.1 / 1000),
-                PriceSlot(start: at("2026-01-14T23:30:00Z"), end: at("2026-01-14T23:45:00Z"), market: -0.0015),
+                SeriesSlot(start: at("2026-01-14T23:00:00Z"), end: at("2026-01-14T23:15:00Z"), value: 80.1 / 1000),
+                SeriesSlot(start: at("2026-01-14T23:30:00Z"), end: at("2026-01-14T23:45:00Z"), value: -0.0015),
             ])
     }
 
@@ -81,18 +81,18 @@ import Testing
             #"[{"start":"2026-01-15T00:00:00+01:00","price":0.2},{"start":"2026-01-15T00:30:00+01:00","price":"0.25"},{"start":"2026-01-15T01:00:00+01:00","end":"2026-01-15T03:00:00+01:00","price":0.1}]"#
         let slots = try CustomSource.parse(Array(body.utf8))
         #expect(slots.map(\.duration) == [1800, 1800, 7200])
-        #expect(slots.map(\.market) == [0.2, 0.25, 0.1])
+        #expect(slots.map(\.value) == [0.2, 0.25, 0.1])
     }
 
     @Test func objectWithUnitAndEpochSecondsOrMilliseconds() throws {
         let seconds = #"{"unit":"EUR/MWh","prices":[{"start":1768431600,"end":1768435200,"price":120}]}"#
         let millis = #"{"unit":"EUR/MWh","prices":[{"start":1768431600000,"end":1768435200000,"price":120}]}"#
         #expect(try CustomSource.parse(Array(seconds.utf8)) == CustomSource.parse(Array(millis.utf8)))
-        #expect(try CustomSource.parse(Array(seconds.utf8)).first?.market == 0.12)
+        #expect(try CustomSource.parse(Array(seconds.utf8)).first?.value == 0.12)
         // The setting's unit applies when the document names none.
         #expect(
             try CustomSource.parse(Array(#"[{"start":1768431600,"end":1768435200,"price":120}]"#.utf8), defaultUnit: "EUR/MWh").first?
-                .market == 0.12)
+                .value == 0.12)
     }
 
     @Test func oneSecondSlots() throws {
@@ -105,7 +105,7 @@ import Testing
         let hours = slots.at(.hour, in: amsterdam)
         #expect(hours.count == 2)
         let firstHour = (0..<3600).map { Double($0 % 500) / 1000 }.reduce(0, +) / 3600
-        #expect(abs(hours[0].market - firstHour) < 1e-9)
+        #expect(abs(hours[0].value - firstHour) < 1e-9)
     }
 
     @Test func rejectsGarbage() {

@@ -54,6 +54,7 @@ func request(_ json: String, sources: [String] = ["energyzero"]) -> SettingsRequ
 func derivedAfresh(_ output: RecordingOutput, _ manager: PriceManager, _ source: MemorySource) async throws -> Snapshot {
     let shown = try #require(output.last)
     return Snapshot.derive(
-        now: shown.now, calendar: amsterdam, settings: await manager.settings, slots: source.slots, source: shown.source,
+        now: shown.now, calendar: amsterdam, settings: await manager.settings, slots: source.slots.stamped(.official(source.id)),
+        source: shown.source,
         stale: shown.stale, updatedAt: shown.updatedAt)
 }

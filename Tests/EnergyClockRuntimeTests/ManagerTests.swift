@@ -53,7 +53,7 @@ import Testing
         #expect(output.last?.now == at("2025-12-17T10:30:00+01:00"))
         #expect(output.last == (try await fresh()))
 
-        source.set(quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market * 2) })
+        source.set(quarterDays(around: day).map { SeriesSlot(start: $0.start, end: $0.end, value: $0.value * 2) })
         await manager.refreshNow()
         #expect(await output.wait { abs(($0.last?.current?.price ?? 0) - 0.20 * 1.21) < 1e-12 })
         await settle(clock, manager)

@@ -11,9 +11,9 @@ import Testing
         #expect(slots.count == 24)
         #expect(slots.first?.start == at("2024-11-04T23:00:00Z"))
         #expect(slots.last?.end == at("2024-11-05T23:00:00Z"))
-        #expect(slots.first?.market == 0.08363)
+        #expect(slots.first?.value == 0.08363)
         #expect(slots.allSatisfy { $0.duration == 3600 })
-        #expect(slots.map(\.market).max() == 0.47299)
+        #expect(slots.map(\.value).max() == 0.47299)
     }
 
     @Test func quarterHourAnswerInKronorIsKeptInKronor() throws {
@@ -22,10 +22,10 @@ import Testing
         #expect(se3.count == 96)
         #expect(se3.allSatisfy { $0.duration == 900 && $0.currency == Currency("SEK") && $0.basis == .market })
         // 556.68 SEK/MWh is 0.55668 SEK/kWh, not converted at the answer's rate of 11.05186 SEK per euro.
-        #expect(DecimalFormat.string(se3[0].market, decimals: 6) == "0.55668")
+        #expect(DecimalFormat.string(se3[0].value, decimals: 6) == "0.55668")
         let se4 = try NordPoolSource.parse(body, area: "SE4")
         // The zero price Home Assistant's tests put in stays a real zero.
-        #expect(se4.first { $0.start == at("2025-10-01T18:00:00Z") }?.market == 0)
+        #expect(se4.first { $0.start == at("2025-10-01T18:00:00Z") }?.value == 0)
     }
 
     @Test func answersThatCannotBeTrustedAreRefused() {

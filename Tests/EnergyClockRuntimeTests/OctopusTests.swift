@@ -51,9 +51,9 @@ import Testing
         let recorded = try Self.results(Self.compact).reversed()
         for (slot, result) in zip(slots, recorded) {
             #expect(slot.start == at(result.start))
-            #expect(DecimalFormat.string(slot.market * 100, decimals: 4) == DecimalFormat.string(result.exc, decimals: 4))
+            #expect(DecimalFormat.string(slot.value * 100, decimals: 4) == DecimalFormat.string(result.exc, decimals: 4))
         }
-        #expect(slots.map(\.market).min() == 0.1743)
+        #expect(slots.map(\.value).min() == 0.1743)
     }
 
     @Test func aPrettyPageWithAWholeNumberAndANullPaymentMethodIsRead() throws {
@@ -61,7 +61,7 @@ import Testing
         #expect(slots.count == 100)
         #expect(slots.first?.start == at("2023-11-07T21:00:00Z") && slots.last?.end == at("2023-11-09T23:00:00Z"))
         // The exc-VAT value written `23` (no decimal point) at 19:30Z.
-        #expect(slots.first { $0.start == at("2023-11-08T19:30:00Z") }?.market == 0.23)
+        #expect(slots.first { $0.start == at("2023-11-08T19:30:00Z") }?.value == 0.23)
     }
 
     @Test func theVATOfGreatBritainOnThePriceWithoutItGivesThePriceWithIt() throws {
@@ -74,7 +74,7 @@ import Testing
         let slots = try OctopusSource.parse(Self.pretty)
         let recorded = try Self.results(Self.pretty).reversed()
         for (slot, result) in zip(slots, recorded) {
-            let parts = PriceComponents(market: slot.market, basis: slot.basis, gridFee: 0, settings: settings)
+            let parts = PriceComponents(market: slot.value, basis: slot.basis, gridFee: 0, settings: settings)
             #expect(parts.markup == 0 && parts.surcharge == 0)
             #expect(
                 DecimalFormat.string(parts.total, decimals: 6) == DecimalFormat.string(result.inc / 100, decimals: 6), "\(result.start)")

@@ -131,10 +131,10 @@ import Testing
         #expect(hourly.map(\.start) == [start, start.addingTimeInterval(3600)])
         #expect(hourly.map(\.duration) == [3600, 3600])
         // (40·1 + 20·2) / 60 and (20·2 + 40·4) / 60, by hand.
-        #expect(abs(hourly[0].market - 80.0 / 60) < 1e-12)
-        #expect(abs(hourly[1].market - 200.0 / 60) < 1e-12)
+        #expect(abs(hourly[0].value - 80.0 / 60) < 1e-12)
+        #expect(abs(hourly[1].value - 200.0 / 60) < 1e-12)
         // A two-hour slot is two hour rows.
-        let long = [PriceSlot(start: start, end: start.addingTimeInterval(7200), market: 3)].at(.hour, in: amsterdam)
+        let long = [SeriesSlot(start: start, end: start.addingTimeInterval(7200), value: 3)].at(.hour, in: amsterdam)
         #expect(long.map(\.duration) == [3600, 3600])
     }
 

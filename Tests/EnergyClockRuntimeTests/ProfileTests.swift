@@ -210,7 +210,7 @@ import Testing
         #expect(source.requests == [LocalDay(year: 2025, month: 12, day: 17)], "four profiles, one request")
         #expect(await output.wait { o in ["a", "b", "c"].allSatisfy { o.last(of: $0)?.current != nil } })
         let price = { (name: String) in output.last(of: name)?.current?.price }
-        let market = try #require(output.last?.current?.slot.market)
+        let market = try #require(output.last?.current?.slot.value)
         #expect(price("b") == DecimalFormat.rounded(market))
         #expect(price("a") == DecimalFormat.rounded(market))
         #expect(price(Profiles.firstName) == DecimalFormat.rounded(market * 1.21))

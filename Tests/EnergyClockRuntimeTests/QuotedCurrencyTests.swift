@@ -45,7 +45,7 @@ import Testing
             guard let figure = figures.first(where: { $0.start == slot.slot.start }) else { continue }
             // Nord Pool publishes two decimals per MWh: five per kWh.
             #expect(DecimalFormat.string(slot.price, decimals: 5) == DecimalFormat.string(figure.perMWh / 1000, decimals: 5))
-            #expect(slot.components.market == slot.slot.market)
+            #expect(slot.components.market == slot.slot.value)
             compared += 1
         }
         #expect(compared > 80)
@@ -63,7 +63,7 @@ import Testing
                 day: Self.day, calendar: Self.stockholm, settings: settings, slots: slots, rates: Self.otherDaysRates())
             let first = try #require(
                 basis.snapshot(at: at("2025-10-01T10:00:00Z"), source: "nordpool", stale: false, updatedAt: nil).today.first)
-            #expect(abs(first.components.market - first.slot.market * factor) < 1e-12, "\(currency)")
+            #expect(abs(first.components.market - first.slot.value * factor) < 1e-12, "\(currency)")
         }
         // Without a SEK rate, a EUR profile publishes nothing from SEK prices rather than a guess.
         settings.currency = "EUR"
@@ -75,12 +75,12 @@ import Testing
 
     @Test func thePriceLimitIsTenEuroInEachCurrency() throws {
         let t = at("2025-10-01T10:00:00Z")
-        func slot(_ price: Double, _ code: String) -> [PriceSlot] {
-            [PriceSlot(start: t, end: t.addingTimeInterval(900), market: price, currency: Currency(code)!)]
+        func slot(_ price: Double, _ code: String) -> [SeriesSlot] {
+            [SeriesSlot(start: t, end: t.addingTimeInterval(900), value: price, currency: Currency(code)!)]
         }
         #expect(Currency("SEK")?.priceLimit == 112 && Currency("EUR")?.priceLimit == 10)
         #expect(throws: Never.self) { try slot(100, "SEK").validated() }
-        #expect(throws: SlotProblem.outOfRange(price: 100, at: t, limit: 10, currency: .eur)) { try slot(100, "EUR").validated() }
+        #expect(throws: SlotProblem.outOfRange(value: 100, at: t, limit: 10, quantity: .price(.eur))) { try slot(100, "EUR").validated() }
         #expect(throws: SlotProblem.self) { try slot(-120, "SEK").validated() }
         #expect(Currency("sek") == nil && Currency("XBT") == nil && Currency("EURO") == nil)
     }
@@ -113,15 +113,16 @@ import Testing
         let kept = try store.slots(source: "nordpool/SE3", overlapping: all)
         #expect(
             kept == [
-                PriceSlot(
-                    start: Date(timeIntervalSince1970: 1_768_435_200), end: Date(timeIntervalSince1970: 1_768_438_800), market: 0.0512)
+                SeriesSlot(
+                    start: Date(timeIntervalSince1970: 1_768_435_200), end: Date(timeIntervalSince1970: 1_768_438_800), value: 0.0512,
+                    provenance: .official("nordpool"))
             ])
         #expect(kept.first?.currency == .eur && kept.first?.basis == .market && kept.first?.level == nil)
-        #expect(try store.slots(source: "energyzero", overlapping: all).map(\.market) == [0.12])
+        #expect(try store.slots(source: "energyzero", overlapping: all).map(\.value) == [0.12])
         // What a source quoted comes back as it was saved.
-        let tibber = PriceSlot(
-            start: at("2023-04-28T13:00:00Z"), end: at("2023-04-28T14:00:00Z"), market: 1.3832, currency: Currency("SEK")!, basis: .retail,
-            level: .normal)
+        let tibber = SeriesSlot(
+            start: at("2023-04-28T13:00:00Z"), end: at("2023-04-28T14:00:00Z"), value: 1.3832, currency: Currency("SEK")!, basis: .retail,
+            level: .normal, provenance: .official("tibber"))
         try store.save([tibber], source: "tibber", fetchedAt: nil)
         #expect(try store.slots(source: "tibber", overlapping: all) == [tibber])
         store.close()
@@ -139,9 +140,9 @@ import Testing
         let calendar = LocalCalendar(identifier: "UTC")!
         let sek = Currency("SEK")!
         let t = at("2025-10-01T10:00:00Z")
-        func slot(_ minutes: Double, _ price: Double, _ level: PriceLevel?) -> PriceSlot {
-            PriceSlot(
-                start: t.addingTimeInterval(minutes * 60), end: t.addingTimeInterval((minutes + 15) * 60), market: price, currency: sek,
+        func slot(_ minutes: Double, _ price: Double, _ level: PriceLevel?) -> SeriesSlot {
+            SeriesSlot(
+                start: t.addingTimeInterval(minutes * 60), end: t.addingTimeInterval((minutes + 15) * 60), value: price, currency: sek,
                 basis: .retail, level: level)
         }
         let quarters = [
@@ -149,7 +150,7 @@ import Testing
         ]
         let hours = quarters.at(.hour, in: calendar)
         #expect(hours.count == 2)
-        #expect(hours[0].market == 2.5 && hours[0].currency == sek && hours[0].basis == .retail && hours[0].level == .cheap)
+        #expect(hours[0].value == 2.5 && hours[0].currency == sek && hours[0].basis == .retail && hours[0].level == .cheap)
         #expect(hours[1].level == nil && hours[1].end == t.addingTimeInterval(90 * 60))
     }
 }

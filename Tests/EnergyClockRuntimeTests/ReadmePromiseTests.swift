@@ -27,8 +27,8 @@ import Testing
     @Test func historyOlderThanTheRetentionIsTrimmedAtMidnight() async throws {
         let directory = temporaryDirectory()
         let clock = ManualClock(start: at("2025-12-17T23:50:00+01:00"))
-        let old = slots(from: at("2025-10-15T00:00:00+02:00"), count: 24, minutes: 60) { _ in 0.1 }
-        let kept = quarterDays(around: day)
+        let old = slots(from: at("2025-10-15T00:00:00+02:00"), count: 24, minutes: 60) { _ in 0.1 }.stamped(.official("energyzero"))
+        let kept = quarterDays(around: day).stamped(.official("energyzero"))
         let store = try PriceStore(directory: directory)
         try store.save(old, source: "energyzero", fetchedAt: nil)
         try store.save(kept, source: "energyzero", fetchedAt: clock.now)

@@ -33,7 +33,7 @@ import Testing
     @Test func aChangeOfBandsOnlyShowsWhatADerivationAfreshWould() async throws {
         let clock = ManualClock(start: at("2025-12-17T10:20:00+01:00"))
         // Prices from -0.05 to 0.18, so that the negative band has slots to take.
-        let slots = quarterDays(around: day).map { PriceSlot(start: $0.start, end: $0.end, market: $0.market - 0.05) }
+        let slots = quarterDays(around: day).map { SeriesSlot(start: $0.start, end: $0.end, value: $0.value - 0.05) }
         let source = MemorySource(slots: slots)
         let (manager, output) = try makeManager(clock: clock, source: source)
         let run = await start(manager, clock)

@@ -54,7 +54,7 @@ func sqlite(_ path: String, _ sql: String) throws -> [String] {
         #expect(!opened.opening.fresh && opened.opening.movedTo == nil)
         #expect(try opened.settingsJSON() == #"{"green_max":0.05,"zone":"BE"}"#)
         let all = DateInterval(start: Date(timeIntervalSince1970: 0), duration: 4e9)
-        #expect(try opened.slots(source: "energyzero", overlapping: all).map(\.market) == [0.12])
+        #expect(try opened.slots(source: "energyzero", overlapping: all).map(\.value) == [0.12])
         #expect(try opened.lastSuccess(source: "energyzero") == Date(timeIntervalSince1970: 1_768_431_000))
         try opened.saveNote("published", ["energyclock/price", "energyclock/status"])
         #expect(try opened.note("published") == ["energyclock/price", "energyclock/status"])

@@ -10,20 +10,20 @@ import Testing
         let start = at("2026-01-01T00:00:00Z")
         let quarters = slots(from: start, count: 8, minutes: 15) { Double($0) / 10 }
         try store.save(quarters, source: "a", fetchedAt: at("2026-01-01T12:00:00Z"))
-        try store.save([PriceSlot(start: start, end: start.addingTimeInterval(3600), market: 0.5)], source: "b", fetchedAt: nil)
+        try store.save([SeriesSlot(start: start, end: start.addingTimeInterval(3600), value: 0.5)], source: "b", fetchedAt: nil)
         let all = DateInterval(start: start, end: start.addingTimeInterval(86400))
-        #expect(try store.slots(source: "a", overlapping: all) == quarters)
+        #expect(try store.slots(source: "a", overlapping: all) == quarters.stamped(.official("a")))
         #expect(try store.slots(source: "b", overlapping: all).count == 1)
         #expect(try store.lastSuccess(source: "a") == at("2026-01-01T12:00:00Z"))
         #expect(try store.lastSuccess(source: "b") == nil)
 
         // A new answer for the first hour replaces the four quarters it overlaps.
-        let hour = PriceSlot(start: start, end: start.addingTimeInterval(3600), market: 0.7)
+        let hour = SeriesSlot(start: start, end: start.addingTimeInterval(3600), value: 0.7)
         try store.save([hour], source: "a", fetchedAt: at("2026-01-01T13:00:00Z"))
-        #expect(try store.slots(source: "a", overlapping: all) == [hour] + quarters[4...])
+        #expect(try store.slots(source: "a", overlapping: all) == ([hour] + quarters[4...]).stamped(.official("a")))
 
         try store.trim(before: start.addingTimeInterval(3600))
-        #expect(try store.slots(source: "a", overlapping: all) == Array(quarters[4...]))
+        #expect(try store.slots(source: "a", overlapping: all) == Array(quarters[4...]).stamped(.official("a")))
         #expect(try store.slots(source: "b", overlapping: all).isEmpty)
     }
 

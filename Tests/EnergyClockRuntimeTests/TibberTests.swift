@@ -12,7 +12,7 @@ import Testing
         return try #require(n < bodies.count ? bodies[n] : nil)
     }
 
-    static func parse(_ body: [UInt8], status: Int = 200) throws(SourceError) -> [PriceSlot] {
+    static func parse(_ body: [UInt8], status: Int = 200) throws(SourceError) -> [SeriesSlot] {
         do {
             return try TibberSource.parse(body, status: status)
         } catch let .source(error) {
@@ -38,21 +38,21 @@ import Testing
         #expect(slots.first?.start == at("2023-04-27T22:00:00Z") && slots.last?.end == at("2023-04-29T22:00:00Z"))
         #expect(slots.allSatisfy { $0.duration == 3600 && $0.currency == Currency("SEK") && $0.basis == .retail && $0.level != nil })
         let now = try #require(slots.first { $0.start == at("2023-04-28T13:00:00Z") })
-        #expect(now.market == 1.3832 && now.level == .normal)
-        #expect(slots.map(\.market).min() == 0.4796 && slots.map(\.market).max() == 1.9208)
+        #expect(now.value == 1.3832 && now.level == .normal)
+        #expect(slots.map(\.value).min() == 0.4796 && slots.map(\.value).max() == 1.9208)
         // A retail price gets no markup, surcharge or VAT: the household pays Tibber's total.
         var settings = Settings.defaults
         settings.currency = "SEK"
         settings.markupPercent = 10
         settings.surcharge = 0.1
-        let parts = PriceComponents(market: now.market, basis: now.basis, gridFee: 0.25, settings: settings)
+        let parts = PriceComponents(market: now.value, basis: now.basis, gridFee: 0.25, settings: settings)
         #expect(parts.total == 1.6332 && parts.vat == 0 && parts.markup == 0 && parts.surcharge == 0)
     }
 
     @Test func anAnswerWithoutLevelsInEuroIsRead() throws {
         let slots = try Self.parse(fixture("tibber/PriceInfoToday_2024-08-22.json"))
         #expect(slots.count == 24 && slots.allSatisfy { $0.currency == .eur && $0.level == nil })
-        #expect(slots.map(\.market).min() == 0.1569 && slots.map(\.market).max() == 0.3161)
+        #expect(slots.map(\.value).min() == 0.1569 && slots.map(\.value).max() == 0.3161)
     }
 
     @Test func anEmptyTomorrowIsNotYetPublished() throws {

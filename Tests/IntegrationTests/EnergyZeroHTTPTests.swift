@@ -12,7 +12,7 @@ struct EnergyZeroHTTPTests {
     let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
 
     func fetch(_ response: TestHTTPServer.Response, timeout: Double = 2, maxBody: Int = 1 << 20) async throws -> Result<
-        [PriceSlot], SourceError
+        [SeriesSlot], SourceError
     > {
         let server = try TestHTTPServer { _ in response }
         let source = EnergyZeroSource(baseURL: server.baseURL, http: HTTPClient(timeout: timeout, maxBodyBytes: maxBody))

@@ -15,6 +15,9 @@ import Testing
 
     @Test func theCommandLineTheAddOnAndTheReadmeListEverySourceOfTheRegistry() throws {
         let ids = SourceRegistry.ids
+        for id in ids {
+            #expect(id.utf8.count <= SourceName.capacity && SourceName(id).description == id, "\(id) fits a slot's provenance")
+        }
         #expect(ids == ["energyzero", "entsoe", "awattar", "energycharts", "nordpool", "octopus", "tibber", "custom"])
         let catalog = SourceRegistry.catalog(baseURLs: [:], tokens: SourceTokens(), http: HTTPClient())
         #expect(catalog.ids == ids)

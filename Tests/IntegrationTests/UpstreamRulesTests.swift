@@ -18,7 +18,7 @@ struct UpstreamRulesTests {
         return settings
     }
 
-    func failure(_ fetch: () async throws(SourceError) -> [PriceSlot]) async -> String? {
+    func failure(_ fetch: () async throws(SourceError) -> [SeriesSlot]) async -> String? {
         do {
             _ = try await fetch()
             return nil

@@ -36,7 +36,7 @@ public struct Currency: Sendable, Hashable, CustomStringConvertible {
 
     /// ``priceLimit`` of each currency, by index: validation asks for it once per slot.
     private static let priceLimits: [Double] = codes.map { code in
-        [PriceSlot].priceLimit * (ExchangeRates.ecbReferenceRates.first { $0.currency == code }?.rate ?? 1)
+        [SeriesSlot].priceLimit * (ExchangeRates.ecbReferenceRates.first { $0.currency == code }?.rate ?? 1)
     }
 }
 

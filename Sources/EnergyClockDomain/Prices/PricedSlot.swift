@@ -3,7 +3,7 @@ import FoundationEssentials
 /// A slot as shown to users: consumer price and band at the chosen resolution.
 public struct PricedSlot: Sendable, Hashable {
     /// The slot with its market price.
-    public var slot: PriceSlot
+    public var slot: SeriesSlot
     /// What a household pays per kWh, in the settings' currency.
     public var price: Double
     /// The parts that make up ``price``.
@@ -12,7 +12,7 @@ public struct PricedSlot: Sendable, Hashable {
     public var band: Band?
 
     /// A slot shown with its price parts, in `band`.
-    public init(slot: PriceSlot, components: PriceComponents, band: Band?) {
+    public init(slot: SeriesSlot, components: PriceComponents, band: Band?) {
         self.slot = slot
         self.price = components.total
         self.components = components

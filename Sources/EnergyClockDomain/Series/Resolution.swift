@@ -8,9 +8,9 @@ public enum Resolution: String, Sendable, CaseIterable, Codable {
     case native
 }
 
-extension Array where Element == PriceSlot {
+extension Array where Element == SeriesSlot {
     /// These slots at `resolution`; `hour` averages shorter slots per local hour of `calendar`.
-    public func at(_ resolution: Resolution, in calendar: LocalCalendar) -> [PriceSlot] {
+    public func at(_ resolution: Resolution, in calendar: LocalCalendar) -> [SeriesSlot] {
         switch resolution {
         case .native: self
         case .hour: hourly(in: calendar)
@@ -22,18 +22,19 @@ extension Array where Element == PriceSlot {
     /// Every row lies within one local hour, whatever the slots' length: 40-minute slots are split
     /// where an hour ends, and a two-hour slot gives two rows. An hour that is only partly covered
     /// keeps its real span, so no price is claimed for time the source said nothing about.
-    func hourly(in calendar: LocalCalendar) -> [PriceSlot] {
-        var result: [PriceSlot] = []
+    func hourly(in calendar: LocalCalendar) -> [SeriesSlot] {
+        var result: [SeriesSlot] = []
         result.reserveCapacity(count / 4 + 1)
-        // The group's first piece carries its currency, basis and level; a piece quoted otherwise
-        // starts a group of its own, and a level the pieces disagree on is left out.
-        var group: (hour: Date, first: PriceSlot, end: Date, weighted: Double, seconds: Double)?
+        // The group's first piece carries its quantity, basis, level and provenance; a piece quoted
+        // otherwise, or from elsewhere (a forecast beside an official price), starts a group of its
+        // own, and a level the pieces disagree on is left out.
+        var group: (hour: Date, first: SeriesSlot, end: Date, weighted: Double, seconds: Double)?
 
         func flush() {
             if let g = group {
                 var slot = g.first
                 slot.end = g.end
-                slot.market = g.weighted / g.seconds
+                slot.value = g.weighted / g.seconds
                 result.append(slot)
             }
             group = nil
@@ -45,14 +46,16 @@ extension Array where Element == PriceSlot {
                 let hour = calendar.hourStart(containing: pieceStart)
                 let pieceEnd = Swift.min(slot.end, hour.addingTimeInterval(3600))
                 let length = pieceEnd.timeIntervalSince(pieceStart)
-                if var g = group, g.hour == hour, g.end == pieceStart, g.first.currency == slot.currency, g.first.basis == slot.basis {
+                if var g = group, g.hour == hour, g.end == pieceStart, g.first.quantity == slot.quantity, g.first.basis == slot.basis,
+                    g.first.provenance == slot.provenance
+                {
                     if g.first.level != slot.level { g.first.level = nil }
-                    group = (hour, g.first, pieceEnd, g.weighted + slot.market * length, g.seconds + length)
+                    group = (hour, g.first, pieceEnd, g.weighted + slot.value * length, g.seconds + length)
                 } else {
                     flush()
                     var first = slot
                     first.start = pieceStart
-                    group = (hour, first, pieceEnd, slot.market * length, length)
+                    group = (hour, first, pieceEnd, slot.value * length, length)
                 }
                 pieceStart = pieceEnd
             }

@@ -3,10 +3,10 @@ import FoundationEssentials
 /// What is wrong with a list of slots a source delivered.
 @nonexhaustive
 public enum SlotProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A price that is NaN or infinite.
+    /// A value that is NaN or infinite.
     case nonFinite(at: Date)
-    /// A price beyond ±`limit` EUR/kWh.
-    case outOfRange(price: Double, at: Date, limit: Double, currency: Currency)
+    /// A value beyond ±`limit` in the unit of `quantity` (``Quantity/limit``).
+    case outOfRange(value: Double, at: Date, limit: Double, quantity: Quantity)
     /// A slot whose end is not after its start.
     case emptySlot(at: Date)
     /// A slot shorter than one second, the shortest the store keeps apart.
@@ -22,8 +22,8 @@ public enum SlotProblem: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .nonFinite(at): "price at \(ISO8601.utc(at)) is not a finite number"
-        case let .outOfRange(price, at, limit, currency):
-            "price \(DecimalFormat.string(price)) \(currency)/kWh at \(ISO8601.utc(at)) is beyond ±\(DecimalFormat.string(limit))"
+        case let .outOfRange(value, at, limit, quantity):
+            "\(quantity.noun) \(DecimalFormat.string(value)) \(quantity.unit) at \(ISO8601.utc(at)) is beyond ±\(DecimalFormat.string(limit))"
         case let .emptySlot(at): "slot at \(ISO8601.utc(at)) ends before it starts"
         case let .tooShort(at, seconds):
             "slot at \(ISO8601.utc(at)) lasts \(DecimalFormat.string(seconds, decimals: 3)) s; slots must last at least 1 second"
@@ -68,32 +68,32 @@ public struct SlotWindow: Sendable, Hashable {
     }
 
     /// Whether `slot` starts and ends inside the window.
-    func contains(_ slot: PriceSlot) -> Bool { contains(slot.start) && contains(slot.end) }
+    func contains(_ slot: SeriesSlot) -> Bool { contains(slot.start) && contains(slot.end) }
 
     /// Whether `instant` lies inside the window; never for a time that is not finite.
     func contains(_ instant: Date) -> Bool { instant >= earliest && instant <= latest }
 }
 
-extension Array where Element == PriceSlot {
+extension Array where Element == SeriesSlot {
     /// Largest absolute price accepted from any source, in EUR/kWh.
     public static var priceLimit: Double { 10 }
 
     /// Longest slot accepted from any source, in seconds: a day.
     public static var longestSlot: Double { 86_400 }
 
-    /// Checks that slots lie in `window`, have finite prices within ±10 EUR/kWh (or as much in their
-    /// own currency, see ``Currency/priceLimit``), last a second to a day, and are sorted and
-    /// non-overlapping.
-    public func validated(within window: SlotWindow = .plausible) throws(SlotProblem) -> [PriceSlot] {
+    /// Checks that slots lie in `window`, have finite values within their quantity's limit (±10
+    /// EUR/kWh for a price, or as much in its own currency, see ``Currency/priceLimit``), last a
+    /// second to a day, and are sorted and non-overlapping.
+    public func validated(within window: SlotWindow = .plausible) throws(SlotProblem) -> [SeriesSlot] {
         var previousEnd = Date.distantPast
         for slot in self {
             guard window.contains(slot) else {
                 throw .outsideWindow(at: window.contains(slot.start) ? slot.end : slot.start, window: window)
             }
-            guard slot.market.isFinite else { throw .nonFinite(at: slot.start) }
-            let limit = slot.currency.priceLimit
-            guard abs(slot.market) <= limit else {
-                throw .outOfRange(price: slot.market, at: slot.start, limit: limit, currency: slot.currency)
+            guard slot.value.isFinite else { throw .nonFinite(at: slot.start) }
+            let limit = slot.quantity.limit
+            guard abs(slot.value) <= limit else {
+                throw .outOfRange(value: slot.value, at: slot.start, limit: limit, quantity: slot.quantity)
             }
             guard slot.end > slot.start else { throw .emptySlot(at: slot.start) }
             guard slot.duration >= 1 else { throw .tooShort(at: slot.start, seconds: slot.duration) }

@@ -15,7 +15,7 @@ extension Snapshot {
         let rates: ExchangeRates
         /// The window's slots at the settings' resolution, to the end of tomorrow: from the first
         /// history day for relative thresholds, from the start of the day for absolute ones.
-        let resolved: [PriceSlot]
+        let resolved: [SeriesSlot]
         private(set) var thresholds: Thresholds?
         let samples: Int?
         private(set) var today: [PricedSlot]
@@ -26,7 +26,7 @@ extension Snapshot {
         let nonFinitePrice: Bool
 
         /// The basis of `day` from the native slots of one source.
-        public init(day: LocalDay, calendar: LocalCalendar, settings: Settings, slots: [PriceSlot], rates: ExchangeRates) {
+        public init(day: LocalDay, calendar: LocalCalendar, settings: Settings, slots: [SeriesSlot], rates: ExchangeRates) {
             let todaySpan = calendar.interval(of: day)
             let tomorrowSpan = calendar.interval(of: day.adding(days: 1))
             let historyStart = calendar.start(of: day.adding(days: 1 - settings.historyDays))
@@ -104,7 +104,7 @@ extension Snapshot {
         public func snapshot(at now: Date, source: String, stale: Bool, updatedAt: Date?) -> Snapshot {
             var missingRate = missingRate
             var nonFinitePrice = nonFinitePrice
-            func priced(_ slot: PriceSlot) -> PricedSlot? {
+            func priced(_ slot: SeriesSlot) -> PricedSlot? {
                 Self.priced(slot, calendar, settings, rates, thresholds, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
             }
             var current: PricedSlot?
@@ -124,15 +124,17 @@ extension Snapshot {
         /// The parts of what a household pays for `slot`, or nil when its day has no exchange rate
         /// or the parts are not finite (noted in the flags).
         static func components(
-            _ slot: PriceSlot, _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates,
+            _ slot: SeriesSlot, _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates,
             missingRate: inout Bool, nonFinitePrice: inout Bool
         ) -> PriceComponents? {
-            guard let rate = rates.conversion(from: slot.currency, to: settings.currency, on: calendar.day(containing: slot.start)) else {
+            // A value that is no price has no price parts.
+            guard let currency = slot.currency else { return nil }
+            guard let rate = rates.conversion(from: currency, to: settings.currency, on: calendar.day(containing: slot.start)) else {
                 missingRate = true
                 return nil
             }
             let fee = settings.gridFee.fee(from: slot.start, to: slot.end, in: calendar)
-            let parts = PriceComponents(market: slot.market * rate, basis: slot.basis, gridFee: fee, settings: settings)
+            let parts = PriceComponents(market: slot.value * rate, basis: slot.basis, gridFee: fee, settings: settings)
             guard parts.isFinite else {
                 nonFinitePrice = true
                 return nil
@@ -142,7 +144,7 @@ extension Snapshot {
 
         /// `slot` priced and put in its band under `thresholds`.
         static func priced(
-            _ slot: PriceSlot, _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates, _ thresholds: Thresholds?,
+            _ slot: SeriesSlot, _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates, _ thresholds: Thresholds?,
             missingRate: inout Bool, nonFinitePrice: inout Bool
         ) -> PricedSlot? {
             guard let parts = components(slot, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)

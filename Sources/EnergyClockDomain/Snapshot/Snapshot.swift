@@ -45,7 +45,7 @@ public struct Snapshot: Sendable, Equatable {
 
     /// Derives what to show at `now` from the native slots of one source.
     public static func derive(
-        now: Date, calendar: LocalCalendar, settings: Settings, slots: [PriceSlot],
+        now: Date, calendar: LocalCalendar, settings: Settings, slots: [SeriesSlot],
         source: String, stale: Bool, updatedAt: Date?, rates: ExchangeRates = ExchangeRates()
     ) -> Snapshot {
         Basis(day: calendar.day(containing: now), calendar: calendar, settings: settings, slots: slots, rates: rates)

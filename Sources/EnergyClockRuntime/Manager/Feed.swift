@@ -15,7 +15,7 @@ struct Feed {
     /// The longest `history_days` of the profiles on it: how far back it is held and backfilled.
     var historyDays: Int
     /// Native slots, sorted, for the days its profiles show.
-    var slots: [PriceSlot] = []
+    var slots: [SeriesSlot] = []
     /// The last successful fetch.
     var updatedAt: Date?
     /// The last fetch failed.
@@ -35,7 +35,7 @@ struct Fallback {
     /// The key of the feed that failed, whose recovery ends this.
     var primaryKey: String
     /// Its slots.
-    var slots: [PriceSlot]
+    var slots: [SeriesSlot]
     /// Its last successful fetch.
     var updatedAt: Date?
 }

@@ -4,7 +4,7 @@ import FoundationEssentials
 extension PriceManager {
     /// A basis and what it was derived from, besides its day and settings.
     struct KeptBasis {
-        var slots: [PriceSlot]
+        var slots: [SeriesSlot]
         var ratesGeneration: Int
         var basis: Snapshot.Basis
     }

@@ -66,7 +66,7 @@ extension PriceManager {
     }
 
     /// The slots `profile` shows: its fallback's while one serves it, else its feed's.
-    func shownSlots(of profile: Profiles.Profile) -> [PriceSlot] {
+    func shownSlots(of profile: Profiles.Profile) -> [SeriesSlot] {
         fallbacks[profile.name]?.slots ?? feeds[cacheKey(for: profile.settings)]?.slots ?? []
     }
 
@@ -154,7 +154,7 @@ extension PriceManager {
     }
 
     /// The cached slots under the store key `key` in `window`, by default the days held for `historyDays`.
-    func cached(_ key: String, historyDays: Int, window: DateInterval? = nil) -> [PriceSlot] {
+    func cached(_ key: String, historyDays: Int, window: DateInterval? = nil) -> [SeriesSlot] {
         do {
             return try store.slots(source: key, overlapping: window ?? heldWindow(historyDays: historyDays))
         } catch {

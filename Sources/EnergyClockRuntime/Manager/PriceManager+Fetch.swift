@@ -105,7 +105,7 @@ extension PriceManager {
     ///
     /// The fetch, its parse included, runs on the sources' worker thread, never on the event loop:
     /// a large answer takes milliseconds to read. A shutdown does not wait for it (``Abandonable``).
-    func fetch(day: LocalDay, from source: any PriceSource, settings: Settings) async throws(SourceError) -> [PriceSlot] {
+    func fetch(day: LocalDay, from source: any PriceSource, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         let calendar = calendar
         let stopped = SourceError(source: source.id, problem: .transport("stopped: the daemon is shutting down"))
         let slots = try await Abandonable.value(on: fetchExecutor, ifCancelled: stopped) { () async throws(SourceError) in
@@ -114,11 +114,11 @@ extension PriceManager {
         var window = SlotWindow.around(clock.now)
         window.earliest = min(window.earliest, calendar.start(of: day.adding(days: -1)))
         window.latest = max(window.latest, calendar.start(of: day.adding(days: 2)))
-        return try slots.validated(from: source.id, within: window)
+        return try slots.validated(from: source.id, within: window).stamped(.official(source.id))
     }
 
     /// Today's slots with their neighbours, and tomorrow's when they are due and not in that answer.
-    func fetchDays(from source: any PriceSource, settings: Settings, at now: Date) async throws(SourceError) -> [PriceSlot] {
+    func fetchDays(from source: any PriceSource, settings: Settings, at now: Date) async throws(SourceError) -> [SeriesSlot] {
         let today = calendar.day(containing: now)
         var fetched = try await fetch(day: today, from: source, settings: settings)
         let tomorrow = calendar.interval(of: today.adding(days: 1))
@@ -170,7 +170,7 @@ extension PriceManager {
 
     /// How much of what is needed at `now` these slots hold: today counts 2, tomorrow (when the
     /// chosen `source` would have it) 1.
-    func coverage(of candidate: [PriceSlot], at now: Date, source: String) -> Int {
+    func coverage(of candidate: [SeriesSlot], at now: Date, source: String) -> Int {
         let today = calendar.day(containing: now)
         var score = candidate.covers(calendar.interval(of: today)) ? 2 : (candidate.index(containing: now) != nil ? 1 : 0)
         if now >= publicationTime(on: today, of: source), candidate.covers(calendar.interval(of: today.adding(days: 1))) { score += 1 }
@@ -229,7 +229,7 @@ extension PriceManager {
     /// transaction, with the event loop given way between: 86,400 one-second slots take 150 ms to
     /// store. A shutdown lets a save end (the rows it replaces are gone until it does); should the
     /// process be killed between two chunks, the cache lacks the rest and the next start fetches it.
-    func save(_ fetched: [PriceSlot], key: String, at fetchedAt: Date?) async {
+    func save(_ fetched: [SeriesSlot], key: String, at fetchedAt: Date?) async {
         guard let first = fetched.first, let last = fetched.last else { return }
         let span = DateInterval(start: first.start, end: max(first.start, last.end))
         var from = 0

@@ -35,10 +35,10 @@ func core(fixture: String) throws {
     let start = calendar.start(of: today.adding(days: -60))
     let end = calendar.start(of: today.adding(days: 2))
     let count = Int(end.timeIntervalSince(start) / 900)
-    let slots = (0..<count).map { (i: Int) -> PriceSlot in
+    let slots = (0..<count).map { (i: Int) -> SeriesSlot in
         let from = start.addingTimeInterval(Double(i) * 900)
         let price: Double = 0.05 + Double((i * 7919) % 300) / 1000
-        return PriceSlot(start: from, end: from.addingTimeInterval(900), market: price)
+        return SeriesSlot(start: from, end: from.addingTimeInterval(900), value: price)
     }
     let now = calendar.start(of: today).addingTimeInterval(13 * 3600)
     var relative = Settings.defaults
@@ -70,7 +70,7 @@ func core(fixture: String) throws {
         "{\"start\":\(Int(secondStart.timeIntervalSince1970) + i),\"price\":\(Double(i % 500) / 1000)}"
     }
     let customBody = Array(("[" + perSecond.joined(separator: ",") + "]").utf8)
-    var seconds: [PriceSlot] = []
+    var seconds: [SeriesSlot] = []
     report(
         "parse custom list of 86,400 one-second slots", measure(runs: 5) { seconds = try! CustomSource.parse(customBody) }, unit: "ms",
         scale: 1000)
@@ -176,7 +176,7 @@ func pricedSlots(
     (0..<count).map { i in
         let from = day.addingTimeInterval(Double(i) * seconds)
         let value = price(i)
-        let slot = PriceSlot(start: from, end: from.addingTimeInterval(seconds), market: value)
+        let slot = SeriesSlot(start: from, end: from.addingTimeInterval(seconds), value: value)
         return PricedSlot(slot: slot, components: PriceComponents(market: value, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
     }
 }

@@ -45,7 +45,7 @@ enum FuzzTarget: String, CaseIterable {
                 let begin = start.addingTimeInterval(Double(i) * 900)
                 let price = Double(Int(bytes[i % bytes.count]) - 100) / 1000
                 return PricedSlot(
-                    slot: PriceSlot(start: begin, end: begin.addingTimeInterval(900), market: price),
+                    slot: SeriesSlot(start: begin, end: begin.addingTimeInterval(900), value: price),
                     components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
             }
             var book = PlanBook()

@@ -1,0 +1,57 @@
+/// What the values of a series measure, and in which unit.
+///
+/// Bands, statistics, windows, the clock and plans work on the values whatever they measure; what
+/// names a unit (a payload, an entity, a picture's legend) asks the quantity.
+public enum Quantity: Sendable, Hashable {
+    /// A price per kWh in a currency, as the source quoted it.
+    case price(Currency)
+    /// Grams of CO₂ emitted per kWh consumed from the grid.
+    case carbonIntensity
+
+    /// The currency of a price, nil for a quantity that is no price.
+    public var currency: Currency? {
+        if case let .price(currency) = self { currency } else { nil }
+    }
+
+    /// The quantity a stored code names: a currency code for a price (`EUR`), `gCO2/kWh` for an
+    /// intensity; nil for a code this build does not know.
+    public init?(code: String) {
+        if code == "gCO2/kWh" {
+            self = .carbonIntensity
+        } else if let currency = Currency(code) {
+            self = .price(currency)
+        } else {
+            return nil
+        }
+    }
+
+    /// The code the store keeps: the currency's for a price, the unit otherwise.
+    public var code: String {
+        if case let .price(currency) = self { currency.code } else { unit }
+    }
+
+    /// The unit values are written in: `EUR/kWh`, `gCO2/kWh`.
+    public var unit: String {
+        switch self {
+        case let .price(currency): "\(currency)/kWh"
+        case .carbonIntensity: "gCO2/kWh"
+        }
+    }
+
+    /// What one value is called in a message: `price`, `intensity`.
+    public var noun: String {
+        switch self {
+        case .price: "price"
+        case .carbonIntensity: "intensity"
+        }
+    }
+
+    /// The largest absolute value believed from a source: 10 EUR/kWh at the currency's rate for a
+    /// price (``Currency/priceLimit``), 5,000 gCO₂/kWh for an intensity (lignite emits about 1,100).
+    public var limit: Double {
+        switch self {
+        case let .price(currency): currency.priceLimit
+        case .carbonIntensity: 5_000
+        }
+    }
+}
