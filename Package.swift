@@ -43,7 +43,7 @@ let package = Package(
         // libxml2's streaming reader, loaded on the first XML document instead of linked.
         .target(name: "CXML2"),
 
-        // glibc's malloc.h: arena limits.
+        // glibc's malloc.h: the heap's statistics and its trim.
         .systemLibrary(name: "CMalloc"),
 
         // The daemon's executor: one thread, woken by work and by its own timers.

@@ -3,17 +3,6 @@ import Synchronization
 
 /// Keeps a long-running process's heap small.
 package enum Memory {
-    /// Two malloc arenas at most: glibc otherwise grows one per thread that ever allocated, and a
-    /// daemon whose work hops between a handful of threads would keep several half-empty ones.
-    ///
-    /// Blocks of 128 KiB and more always get their own mapping, which goes back to the system when
-    /// freed: glibc otherwise raises that threshold after the first large free (a big price list)
-    /// and keeps such blocks in the heap for good.
-    package static func limitArenas() {
-        _ = mallopt(M_ARENA_MAX, 2)
-        _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
-    }
-
     /// The free bytes in malloc's arenas just after the last trim, or fewer when the heap's use grew since.
     private static let freeAfterTrim = Atomic<Int>(0)
 

@@ -123,7 +123,6 @@ enum Daemon {
 
     /// Runs until SIGTERM, SIGINT or SIGHUP; returns the exit status.
     static func run(_ config: RunConfiguration) async -> Int32 {
-        Memory.limitArenas()
         // Once a burst of work is over and nothing is due for a second, the heap it left free
         // goes back to the system (not at the pauses of a publish, nor between one-second slots).
         EventLoop.global?.whenResting(after: 1) { Memory.trimWhenFreed() }
