@@ -38,11 +38,12 @@ extension PublisherState {
         // 4.2 ms with 40 profiles sent at once, 2.8 ms with the pause).
         steps.append(snapshots.count > 1 ? .pause(options.profilePause) : .yield)
         steps.append(.event(.current(snapshots)))
-        // Tuning: at a boundary the MQTT thread has the core before the slot objects are rendered
-        // (boundary → `price` median 0.46–0.50 ms with it, 0.47–0.55 ms without); for a settings
-        // change it only cost (round trip p99 1.5–4.5 ms with it, 0.8–0.9 ms without; 20 ms apart,
-        // median 1.31–1.62 against 1.09–1.26 ms; three runs each, in turns).
-        if boundary { steps.append(.yield) }
+        // Tuning: the colour, a few bytes that lights and a settings change wait for, leaves
+        // before the slot objects are rendered: on one core (or under callgrind, one thread at a
+        // time) the path to `color` is 226,800 instructions with the yield and 281,500 without.
+        // Kept for one-core machines, though on two it lengthens the round trip's tail (p99
+        // 1.5–4.5 ms with it, 0.8–0.9 ms without; three runs in turns).
+        steps.append(.yield)
         steps.append(.event(.slots(snapshots)))
         // Tuning: at a boundary, the windows and forecasts from now on wait a moment; rendered at
         // once they took a core from the broker and the subscribers while those forwarded `price`

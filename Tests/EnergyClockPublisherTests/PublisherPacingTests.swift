@@ -37,12 +37,12 @@ import Testing
         return publisher
     }
 
-    @Test func aSettingsChangeShowsNowWithAYieldAfterThePricesAndOwesTheRest() {
+    @Test func aSettingsChangeShowsNowWithAYieldBetweenEachPartAndOwesTheRest() {
         let publisher = connected()
         let steps = words(publisher.steps(showing: [base.snapshot(price: 0.30)], owingTheRest: true))
-        #expect(steps == ["prices", "yield", "current", "slots", "yield", "owe"])
+        #expect(steps == ["prices", "yield", "current", "yield", "slots", "yield", "owe"])
         let whole = words(publisher.steps(showing: [base.snapshot(price: 0.30)], owingTheRest: false))
-        #expect(whole == ["prices", "yield", "current", "slots", "yield", "snapshots"], "new prices are shown whole")
+        #expect(whole == ["prices", "yield", "current", "yield", "slots", "yield", "snapshots"], "new prices are shown whole")
     }
 
     @Test func aBoundaryPausesBeforeTheDayAndIsShownWholeEvenForASettingsChange() {
@@ -60,7 +60,7 @@ import Testing
         var garage = base.snapshot(price: 0.30)
         garage.profile = "garage"
         let steps = words(publisher.steps(showing: [base.snapshot(price: 0.30), garage], owingTheRest: true))
-        #expect(steps == ["prices", "pause \(publisher.options.profilePause)", "current", "slots", "yield", "snapshots"])
+        #expect(steps == ["prices", "pause \(publisher.options.profilePause)", "current", "yield", "slots", "yield", "snapshots"])
     }
 
     @Test func whileDisconnectedNothingIsOwed() {
