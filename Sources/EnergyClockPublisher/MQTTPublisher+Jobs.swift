@@ -3,8 +3,8 @@ import EnergyClockFace
 import Platform
 
 extension MQTTPublisher {
-    /// Runs the drawings and wake-ups until cancelled; a drawing under way is stopped and waited
-    /// for, so that no helper outlives the daemon.
+    /// Runs the drawings, the wake-ups and the catch-up until cancelled; a drawing under way is
+    /// stopped and waited for, so that no helper outlives the daemon.
     package func run() async {
         await withDiscardingTaskGroup { group in
             // One task for every catch-up, woken by its bell when stages are owed.
@@ -31,9 +31,6 @@ extension MQTTPublisher {
     /// longer stops. Returns whether nothing is owed.
     @discardableResult
     func catchUp() async -> Bool {
-        guard !catchingUp else { return false }
-        catchingUp = true
-        defer { catchingUp = false }
         while state.owesStages {
             await EventLoop.giveWay()
             if state.yieldsToRequests, requestWaits() { return false }

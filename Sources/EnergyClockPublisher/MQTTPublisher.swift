@@ -26,8 +26,6 @@ package actor MQTTPublisher: ManagerOutput {
     package internal(set) var newestLedger: Set<String>?
     /// Whether a settings request waits to be applied: the catch-up gives it way.
     var requestWaits: @Sendable () -> Bool = { false }
-    /// A catch-up is under way.
-    var catchingUp = false
     /// Rung when stages are owed, or an answer waits for them: the catch-up's task wakes.
     let owing = Doorbell()
     /// A publish holds the turn; those that came during it wait in ``waitingTurns``, oldest first.

@@ -90,6 +90,13 @@ extension PublisherState {
         actions += answers.messages(for: outcome, topics: tree, settings: settings).map(Action.send)
     }
 
+    /// Owes nothing more of the profiles in `names`, shown whole or removed, and sends the answers
+    /// kept for them once nothing else is owed.
+    mutating func shownWhole(_ names: [String], _ actions: inout [Action]) {
+        owed.drop(names)
+        answerWhenCaughtUp(&actions)
+    }
+
     /// Sends the answers kept while stages were owed, once none is.
     mutating func answerWhenCaughtUp(_ actions: inout [Action]) {
         for outcome in owed.takeAnswers() { answer(outcome, &actions) }

@@ -177,18 +177,16 @@ struct PublisherState {
         var actions: [Action] = []
         switch event {
         case let .connected(snapshots, previous, broker):
-            // Everything is republished from these, the newest snapshots: nothing older is owed.
-            owed.drop(snapshots.map(\.profile))
             expectNextBoundary(of: snapshots, now, &actions)
             connect(snapshots, previous, broker, now, &actions)
-            answerWhenCaughtUp(&actions)
+            // Everything is republished from these, the newest snapshots: nothing older is owed.
+            shownWhole(snapshots.map(\.profile), &actions)
         case .disconnected:
             connected = false
             note(health.connection(false, at: now), &actions)
         case let .snapshots(snapshots):
             show(snapshots, now, &actions)
-            owed.drop(snapshots.map(\.profile))
-            answerWhenCaughtUp(&actions)
+            shownWhole(snapshots.map(\.profile), &actions)
         case let .prices(snapshots):
             // The newest of profiles already shown from here on, for the stages that follow too,
             // connected or not: once per change, the first thing the publisher hears of it.
@@ -201,9 +199,8 @@ struct PublisherState {
         case let .owe(snapshots): owe(snapshots, &actions)
         case .nextStage: showNextStage(now, &actions)
         case let .removed(name):
-            owed.drop([name])
             remove(name, now, &actions)
-            answerWhenCaughtUp(&actions)
+            shownWhole([name], &actions)
         case let .answered(outcome): answer(outcome, &actions)
         case let .homeAssistantOnline(delay):
             guard !homeAssistantPending else { break }

@@ -107,15 +107,15 @@ extension Array where Element == SeriesSlot {
             merged.append(contentsOf: incoming)
         } else {
             let official = incoming.filter(\.provenance.isOfficial)
-            func overlapsOfficial(_ slots: [SeriesSlot], _ slot: SeriesSlot) -> Bool {
+            func overlaps(_ slot: SeriesSlot, anyOf slots: [SeriesSlot]) -> Bool {
                 !slots.overlapping(DateInterval(start: slot.start, end: slot.end)).isEmpty
             }
             // Official slots held in the span stay where no official slot comes; forecasts come
             // only where no official slot is.
             let held = overlapping(DateInterval(start: first.start, end: last.end))
-                .filter { $0.provenance.isOfficial && !overlapsOfficial(official, $0) }
+                .filter { $0.provenance.isOfficial && !overlaps($0, anyOf: official) }
             merged.append(contentsOf: held)
-            merged.append(contentsOf: incoming.filter { $0.provenance.isOfficial || !overlapsOfficial(held, $0) })
+            merged.append(contentsOf: incoming.filter { $0.provenance.isOfficial || !overlaps($0, anyOf: held) })
         }
         merged.sort { $0.start < $1.start }
         return merged
