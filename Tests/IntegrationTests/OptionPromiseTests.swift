@@ -105,7 +105,9 @@ struct OptionPromiseTests {
         #expect(await after.wait(for: "home/lamp") != nil, "the lamp is set again after the reconnect")
         let expected = DecimalFormatTruth.price(FixtureTruth.hourMean(at("2025-12-17T12:00:00Z")) * 1.21)
         #expect(await after.wait(for: "energyclock/price") { $0 == expected } != nil)
-        try await Task.sleep(for: .milliseconds(300))
+        // A command the daemon answers after all it had to send since the reconnect.
+        try after.client.publish("energyclock/settings/set", #"{"green_max":"x"}"#)
+        #expect(await after.wait(for: "energyclock/settings/result") != nil)
         // Only the state of now: one price, not one per boundary missed.
         #expect(after.all("energyclock/price") == [expected])
         #expect(after.all("home/lamp").count == 1)

@@ -14,8 +14,8 @@ struct ProfileTopicTests {
     /// but those of other profiles and the list of profiles.
     func firstProfileTopics(_ port: Int, profiles: Set<String>) async throws -> [String: String] {
         let fresh = try await TopicRecorder(port: port, filter: "energyclock/#")
-        _ = await fresh.wait(for: "energyclock/prices/today")
-        try await Task.sleep(for: .milliseconds(300))  // Retained messages arrive in one burst.
+        // A recorder is ready once the broker has sent it every retained message (TopicRecorder).
+        #expect(fresh.last("energyclock/prices/today") != nil)
         await fresh.stop()
         var topics: [String: String] = [:]
         for message in fresh.messages where message.retain {
@@ -28,15 +28,15 @@ struct ProfileTopicTests {
 
     @Test func aSecondProfileAppearsUnderItsOwnPrefixAndGoesWithoutATrace() async throws {
         let broker = try await TestBroker.start()
-        let harness = try ServiceHarness(
-            broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon),
-            options: PublisherOptions(discovery: HADiscovery(sources: SourceRegistry.ids)))
+        // Without the clock picture, drawn in its own time, what the first profile shows is settled
+        // once the manager is.
+        var options = PublisherOptions(discovery: HADiscovery(sources: SourceRegistry.ids))
+        options.clockImage = false
+        let harness = try ServiceHarness(broker: broker, http: try fixtureServer(), clock: ManualClock(start: noon), options: options)
         let live = try await TopicRecorder(port: broker.port, filter: "#")
         _ = await live.wait(for: "energyclock/price") { !$0.isEmpty }
         _ = await live.wait(for: "homeassistant/button/energyclock/refresh/config") { !$0.isEmpty }
-        // The pictures are drawn at most once a second: the first may be of the cache before the fetch.
-        _ = await live.wait(for: "energyclock/clock/svg") { !$0.isEmpty }
-        try await Task.sleep(for: .milliseconds(1500))
+        #expect(await harness.settle())
         let before = try await firstProfileTopics(broker.port, profiles: ["export"])
         #expect(before["energyclock/price"] != nil && before["energyclock/settings"] != nil)
 
@@ -71,8 +71,7 @@ struct ProfileTopicTests {
         #expect(await live.wait(for: "homeassistant/sensor/energyclock-export/price/config") { $0.isEmpty } != nil)
         #expect(await live.wait(for: "energyclock/profiles") { $0.isEmpty } != nil)
         let fresh = try await TopicRecorder(port: broker.port, filter: "#")
-        _ = await fresh.wait(for: "energyclock/price")
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(fresh.last("energyclock/price") != nil)
         let left = fresh.messages.filter {
             $0.retain && ($0.topic.hasPrefix("energyclock/export/") || $0.topic.contains("/energyclock-export/"))
         }

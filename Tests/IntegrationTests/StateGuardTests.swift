@@ -78,7 +78,10 @@ struct StateGuardTests {
         // Its writes to the state are refused by the broker: nothing of them reaches anyone.
         try phone.client.publish("energyclock/color", "purple", retain: true)
         try phone.client.publish("energyclock/status", "offline", retain: true)
-        try await Task.sleep(for: .milliseconds(500))
+        // The broker handles the phone's messages in order: by the answer to its next command, any
+        // of those writes it had let through would have reached the phone.
+        try phone.client.publish("energyclock/settings/set", #"{"vat_percent":9}"#)
+        #expect(await phone.wait(count: 2, on: "energyclock/settings/result").count == 2)
         #expect(!phone.all("energyclock/color").contains("purple") && !phone.all("energyclock/status").contains("offline"))
         let later = try await TopicRecorder(port: broker.port, filter: "energyclock/#", username: "homeassistant", password: "ha-pw")
         #expect(await later.wait(for: "energyclock/color") == color)

@@ -158,7 +158,7 @@ struct SupplierSourceTests {
         #expect(await Self.logs(harness, "the token was refused"))
         // Fifty minutes later there has been no second request.
         #expect(await clock.advance(to: at("2024-10-31T09:50:00+01:00")))
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(await harness.settle(), "a fetch the advance started would be done")
         #expect(http.requests.count == 1)
         #expect(await harness.advance(until: { http.requests.count == 2 }, limit: at("2024-10-31T10:20:00+01:00")))
         await harness.stop()
