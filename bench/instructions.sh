@@ -8,6 +8,8 @@
 #   CHANGES=50 bench/instructions.sh  fewer (PATH_CHANGES for the critical path's run, 50)
 #   bench/instructions.sh --check     the budget: fewer changes, each figure held to
 #                                     bench/budget.txt (at most 10 % over), nothing written
+#   PROGRAMS=dir BENCH=driver bench/instructions.sh --check
+#                                     the same for programs built elsewhere (a variant)
 #
 # A slot boundary is counted the same way: the daemon's work, all threads, per one-second
 # boundary at native resolution, over BOUNDARIES boundaries (30).
@@ -20,10 +22,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 ensure_build_environment valgrind binutils
-build_release
-build_bench
-bench="bench/.build/release/energyclock-bench"
-bin="$(release_bin_path)"
+# PROGRAMS (a directory holding the three programs) and BENCH (the driver) measure builds made
+# elsewhere, such as a variant without one tuning, with the same driver: nothing is built then.
+if [ -n "${PROGRAMS:-}" ] && [ -n "${BENCH:-}" ]; then
+    bench="$BENCH"
+    bin="$PROGRAMS"
+else
+    build_release
+    build_bench
+    bench="bench/.build/release/energyclock-bench"
+    bin="$(release_bin_path)"
+fi
 results="bench/results.md"
 check=false
 if [ "${1:-}" = --check ]; then
@@ -122,7 +131,12 @@ total=$(sed -n 's/^ *\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' "$work/annotated" | tr
 stage() { # LABEL PATTERN: the largest inclusive count of a function whose name matches
     local count
     count=$(grep -E "\?\?\?:$2 \[" "$work/annotated" | head -1 | sed 's/^ *\([0-9,]*\) .*/\1/' | tr -d ,)
-    [ -n "$count" ] && printf '| %s | %s |\n' "$1" "$(awk -v c="$count" -v n="$changes" 'BEGIN {printf "%.0f", c / n}')"
+    # A stage the compiler inlined has no count of its own: its row says so.
+    if [ -z "$count" ]; then
+        printf '| %s | (inlined) |\n' "$1"
+    else
+        printf '| %s | %s |\n' "$1" "$(awk -v c="$count" -v n="$changes" 'BEGIN {printf "%.0f", c / n}')"
+    fi
 }
 per_change=$(awk -v c="$total" -v n="$changes" 'BEGIN {printf "%.0f", c / n}')
 critical=$(sed -n 1p "$work/critical" | awk -F'|' '{gsub(/[ ,]/, "", $3); print $3}')
@@ -167,8 +181,8 @@ fi
     printf '| the daemon, all threads | %s |\n' "$per_change"
     stage "the store's save (settings as JSON, SQLite, the log's fdatasync call)" 'PriceStore.save\(_:over:\)'
     stage "the snapshot (the basis of the day, priced and banded)" 'PriceManager.snapshot\(of:at:\)'
-    stage "what describes now, to the colour (publishCurrent)" 'MQTTPublisher.publishCurrent\(all:\)'
-    stage "the catch-up after the colour (the day's payloads and the rest)" 'MQTTPublisher.catchUp\(unless:\)'
+    stage "what describes now, to the colour (show)" 'MQTTPublisher.show\(_:owingTheRest:\)'
+    stage "the catch-up after the colour (the day's payloads and the rest)" 'MQTTPublisher.catchUp\(\)'
     stage "of it, the day's payloads (renderDay)" 'specialized static Payloads.renderDay\(.*\)'
     stage "settings as JSON (both writes: the store and the settings topic)" 'Settings.write\(to:shown:\)'
     stage "instants as ISO 8601 text in JSON" 'JSONWriter.time\(_:in:\)'

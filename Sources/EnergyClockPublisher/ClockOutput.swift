@@ -4,7 +4,7 @@ import FoundationEssentials
 
 /// The clock as retained pictures on `clock/png` and `clock/svg`, redrawn when what they show
 /// changes (a band, the thresholds, the palette, the current slot), never more than once a second,
-/// and never within ``boundaryMargin`` of a slot boundary.
+/// and never in the last ``boundaryMargin`` seconds of a slot.
 ///
 /// The drawing runs in the `energyclock-render` helper, one at a time; a change while one is under
 /// way is drawn after it, from the newest snapshot. A failed drawing is tried again after a pause
@@ -69,22 +69,18 @@ struct ClockOutput {
         let key = Self.key(face, snapshot)
         guard key != shown else { return .nothing }
         let next = startedAt.map { $0.addingTimeInterval(Self.interval.timeInterval) } ?? now
-        var due = Self.passed(next, at: now, within: Self.interval) ? now : next
-        if let slot = snapshot.current?.slot {
-            // The boundary's own snapshot comes at the boundary, and is drawn instead.
-            if due >= slot.end.addingTimeInterval(-Self.boundaryMargin), due < slot.end { return .nothing }
-            if due >= slot.start, due < slot.start.addingTimeInterval(Self.boundaryMargin) {
-                due = slot.start.addingTimeInterval(Self.boundaryMargin)
-            }
+        let due = Self.passed(next, at: now, within: Self.interval) ? now : next
+        // The boundary's own snapshot comes at the boundary, and is drawn instead.
+        if let slot = snapshot.current?.slot, due >= slot.end.addingTimeInterval(-Self.boundaryMargin), due < slot.end {
+            return .nothing
         }
         busy = true
         startedAt = due
         return .draw(face, key: key, at: due)
     }
 
-    /// How far a drawing keeps from a slot boundary, in seconds, on either side. The helper takes a
-    /// core for a tenth of a second or more: at a boundary `price` and the rest go out first, and
-    /// a picture started just before a boundary would be out of date when it is done.
+    /// How long before a slot boundary no drawing starts, in seconds: the helper takes a tenth of a
+    /// second or more, and a picture started then would show the slot that has just ended.
     static let boundaryMargin = 0.1
 
     /// Whether `time` has come at `now`, or lies more than `limit` ahead of it.
