@@ -119,7 +119,7 @@ struct FetchHelperTests {
         #expect(kill(pid!, 0) == -1 && errno == ESRCH)
     }
 
-    @Test func theRealHelperRefusesARequestItCannotRead() throws {
+    @Test func theRealHelperRefusesARequestItCannotRead() async throws {
         let helper = builtExecutable("energyclock-fetch")
         for request in [
             "", "DELETE http://x/\ntimeout-ms 1\nmax-body 1\n\n", "GET http://x/\ntimeout-ms 0\nmax-body 1\n\n",
@@ -128,7 +128,8 @@ struct FetchHelperTests {
             "GET http://x/\ntimeout-ms 1\nmax-body 1\nsurprise\n\n", "GET http://x/\ntimeout-ms 1\nmax-body 1\n\nbody for a GET",
             "GET http://x/\ntimeout-ms 1\nmax-body 1\n" + String(repeating: "header a: b\n", count: 65) + "\n",
         ] {
-            let outcome = Subprocess.run(helper, [], input: Array(request.utf8), limits: .init(seconds: 10, outputBytes: 4096))
+            let outcome = await Subprocess.run(
+                helper, [], input: Array(request.utf8), limits: .init(seconds: 10, outputBytes: 4096), thread: "test")
             #expect(outcome.ending == .exited(2), "\(request.debugDescription): \(outcome.ending)")
             #expect(outcome.output.isEmpty)
             #expect(String(decoding: outcome.errors, as: UTF8.self).hasPrefix("energyclock-fetch: "))

@@ -9,27 +9,35 @@ import Testing
     let limits = Subprocess.Limits(seconds: 20, outputBytes: 1 << 20, errorBytes: 256)
     let short = Subprocess.Limits(seconds: 2, outputBytes: 1 << 20, errorBytes: 256)
 
-    func shell(_ script: String, input: [UInt8] = [], limits: Subprocess.Limits? = nil) -> Subprocess.Outcome {
-        Subprocess.run("/bin/sh", ["-c", script], input: input, limits: limits ?? self.limits)
+    /// The helper run on a thread of its own, as the daemon runs it: a test that waited for it on
+    /// one of the few threads all tests share would stall every other test for seconds, and those
+    /// that time a daemon's slot boundaries would see them late.
+    func shell(_ script: String, input: [UInt8] = [], limits: Subprocess.Limits? = nil) async -> Subprocess.Outcome {
+        await Subprocess.run("/bin/sh", ["-c", script], input: input, limits: limits ?? self.limits, thread: "test")
     }
 
-    @Test func aHelperThatHangsIsKilledAtItsTimeLimit() {
+    /// The same, on the calling thread: for what that thread's signal mask must reach.
+    func shellHere(_ script: String) -> Subprocess.Outcome {
+        Subprocess.run("/bin/sh", ["-c", script], input: [], limits: limits)
+    }
+
+    @Test func aHelperThatHangsIsKilledAtItsTimeLimit() async {
         let started = ContinuousClock.now
-        let outcome = shell("sleep 30", limits: short)
+        let outcome = await shell("sleep 30", limits: short)
         #expect(outcome.ending == .timedOut(seconds: 2))
         #expect(ContinuousClock.now - started < .seconds(4))
         // One that closes its output and lingers is stopped too.
-        #expect(shell("exec >&- 2>&-; sleep 30", limits: short).ending == .timedOut(seconds: 2))
+        #expect(await shell("exec >&- 2>&-; sleep 30", limits: short).ending == .timedOut(seconds: 2))
     }
 
-    @Test func floodsOnEitherPipeNeitherDeadlockNorGrowWithoutLimit() {
+    @Test func floodsOnEitherPipeNeitherDeadlockNorGrowWithoutLimit() async {
         // 64 KiB on stderr before anything on stdout: both pipes are drained together.
-        let noisy = shell("head -c 200000 /dev/zero >&2; printf done")
+        let noisy = await shell("head -c 200000 /dev/zero >&2; printf done")
         #expect(noisy.ending == .exited(0))
         #expect(noisy.output == Array("done".utf8))
         #expect(noisy.errors.count == 256, "only the first bytes of stderr are kept")
         // 600 MB on stdout stop at the limit.
-        let flood = shell("head -c 600000000 /dev/zero")
+        let flood = await shell("head -c 600000000 /dev/zero")
         #expect(flood.ending == .outputTooLarge(limit: 1 << 20))
         #expect(flood.output.count <= 1 << 20)
     }
@@ -46,7 +54,7 @@ import Testing
             pthread_sigmask(SIG_UNBLOCK, &blocked, nil)
             signal(SIGHUP, SIG_DFL)
         }
-        let outcome = shell("grep -E '^Sig(Blk|Ign)' /proc/self/status")
+        let outcome = shellHere("grep -E '^Sig(Blk|Ign)' /proc/self/status")
         let text = String(decoding: outcome.output, as: UTF8.self)
         // Signals 1 to 31: none blocked, none ignored (32 and 33 belong to glibc itself).
         func mask(_ name: String) -> UInt64? {
@@ -57,20 +65,19 @@ import Testing
         #expect(mask("SigBlk").map { $0 & 0x7FFF_FFFF } == 0, "\(text)")
         #expect(mask("SigIgn").map { $0 & 0x7FFF_FFFF } == 0, "\(text)")
         // A TERM ends it: it is not blocked there.
-        #expect(shell("kill -TERM $$; sleep 5").ending == .signalled(SIGTERM))
+        #expect(shellHere("kill -TERM $$; sleep 5").ending == .signalled(SIGTERM))
     }
 
     @Test func aCancelledRunKillsTheHelperAndItsChildren() async throws {
-        let cancellation = Subprocess.Cancellation()
         let marker = FileManager.default.temporaryDirectory.appendingPathComponent("ec-\(UUID().uuidString)").path
-        let run = Task.detached {
-            Subprocess.run(
+        let run = Task {
+            await Subprocess.run(
                 "/bin/sh", ["-c", "sleep 30 & echo $! > \(marker); wait"], input: [],
-                limits: Subprocess.Limits(seconds: 60, outputBytes: 1024), cancellation: cancellation)
+                limits: Subprocess.Limits(seconds: 60, outputBytes: 1024), thread: "test")
         }
         while !FileManager.default.fileExists(atPath: marker) { try await Task.sleep(for: .milliseconds(10)) }
         try await Task.sleep(for: .milliseconds(50))
-        cancellation.cancel()
+        run.cancel()
         #expect(await run.value.ending == .cancelled)
         let child = try #require(Int32(String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         // Gone, or a zombie waiting for init: either way no longer running.
@@ -79,12 +86,12 @@ import Testing
         #expect(state == nil || state == "Z", "the helper's own child went with it: \(state ?? "")")
     }
 
-    @Test func inputLargerThanAPipeIsFedWhileOutputIsRead() {
+    @Test func inputLargerThanAPipeIsFedWhileOutputIsRead() async {
         let input = [UInt8](repeating: 0x61, count: 300_000)
-        let outcome = shell("cat", input: input)
+        let outcome = await shell("cat", input: input)
         #expect(outcome.ending == .exited(0))
         #expect(outcome.output == input)
-        #expect(shell("exit 3").ending == .exited(3))
-        #expect(Subprocess.run("/nonexistent", [], input: [], limits: limits).ending != .exited(0))
+        #expect(await shell("exit 3").ending == .exited(3))
+        #expect(await Subprocess.run("/nonexistent", [], input: [], limits: limits, thread: "test").ending != .exited(0))
     }
 }
