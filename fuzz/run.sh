@@ -16,7 +16,8 @@ ensure_build_environment
 seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(settings profiles plans plannote energyzero entsoe awattar energycharts custom nordpool octopus tibber ecb options supervisor health helper fetch redaction)
+[ ${#targets[@]} -eq 0 ] && targets=(settings profiles plans plannote energyzero entsoe awattar energycharts custom nordpool octopus tibber ecb options supervisor health helper fetch redaction
+    nordpoolpredict energyforecast epexpredictor energypriceforecast)
 
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 swift build "${flags[@]}"
@@ -36,6 +37,10 @@ for target in "${targets[@]}"; do
         octopus) seeds=("$fixtures"/octopus/*.json) ;;
         tibber) seeds=("$fixtures"/tibber/PriceInfoToday_2024-08-22.json "seeds/tibber") ;;
         ecb) seeds=("$fixtures"/ecb/*.xml "$fixtures"/hostile/ecb-*.xml) ;;
+        nordpoolpredict) seeds=("$fixtures"/forecasts/nordpool-predict-fi_prediction-*.json) ;;
+        energyforecast) seeds=("$fixtures"/forecasts/energyforecast_*.json) ;;
+        epexpredictor) seeds=("$fixtures"/forecasts/epex-predictor_*.json) ;;
+        energypriceforecast) seeds=("$fixtures"/forecasts/energypriceforecast_*.json) ;;
         *) seeds=("seeds/$target") ;;
     esac
     seed_dir="$work/seeds"

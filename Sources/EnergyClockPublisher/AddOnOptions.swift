@@ -20,7 +20,8 @@ public enum AddOnOptions {
         "mqtt_host": "ENERGYCLOCK_MQTT_HOST", "mqtt_port": "ENERGYCLOCK_MQTT_PORT", "mqtt_username": "ENERGYCLOCK_MQTT_USERNAME",
         "mqtt_password": "ENERGYCLOCK_MQTT_PASSWORD", "mqtt_tls": "ENERGYCLOCK_MQTT_TLS", "topic_prefix": "ENERGYCLOCK_TOPIC_PREFIX",
         "timezone": "ENERGYCLOCK_TIMEZONE", "entsoe_token": "ENERGYCLOCK_ENTSOE_TOKEN",
-        "tibber_token": "ENERGYCLOCK_TIBBER_TOKEN", "leds": "ENERGYCLOCK_LED",
+        "tibber_token": "ENERGYCLOCK_TIBBER_TOKEN", "energyforecast_token": "ENERGYCLOCK_ENERGYFORECAST_TOKEN",
+        "energypriceforecast_key": "ENERGYCLOCK_ENERGYPRICEFORECAST_KEY", "leds": "ENERGYCLOCK_LED",
         "ha_discovery": "ENERGYCLOCK_HA_DISCOVERY", "log_level": "ENERGYCLOCK_LOG_LEVEL", "clock_image": "ENERGYCLOCK_CLOCK_IMAGE",
         "state_dir": "ENERGYCLOCK_STATE_DIR",
     ]

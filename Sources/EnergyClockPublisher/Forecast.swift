@@ -21,6 +21,9 @@ package struct Forecast: Equatable {
     package var decimals: Int
     /// Whether the profile's prices are paid for feeding in.
     package var export: Bool
+    /// Where the forecast beyond the official prices begins, when the profile's `forecast_tail`
+    /// adds it; nil otherwise.
+    package var forecastFrom: Date?
 
     /// The forecast of `snapshot`, in steps of `step` minutes (by default its `forecast_step`).
     package init(_ snapshot: Snapshot, step: Int? = nil) {
@@ -32,7 +35,15 @@ package struct Forecast: Equatable {
         let midnight = calendar.start(of: calendar.day(containing: snapshot.now))
         let stepStart = midnight.addingTimeInterval((snapshot.now.timeIntervalSince(midnight) / seconds).rounded(.down) * seconds)
         self.stepStart = stepStart
-        slots = (snapshot.today + snapshot.tomorrow).lazy.filter { $0.slot.end > stepStart }.map(Plan.Slot.init)
+        var known = snapshot.today + snapshot.tomorrow
+        if snapshot.settings.forecastTail {
+            // The forecast goes on where the official prices end, never among them.
+            let officialEnd = known.last?.slot.end ?? .distantPast
+            let tail = snapshot.forecast.drop { $0.slot.start < officialEnd }
+            forecastFrom = tail.first?.slot.start
+            known += tail
+        }
+        slots = known.lazy.filter { $0.slot.end > stepStart }.map(Plan.Slot.init)
         current = snapshot.current?.slot.start ?? snapshot.now
         decimals = snapshot.settings.priceDecimals
         export = snapshot.settings.kind == .export
@@ -43,18 +54,20 @@ package struct Forecast: Equatable {
     package var evcc: String {
         let calendar = LocalCalendar(timeZone: timeZone)
         var w = JSONWriter()
-        w.slots(Array(slots.drop { $0.end <= current }), priceKey: "value", in: calendar)
+        w.slots(Array(slots.drop { $0.end <= current }), priceKey: "value", in: calendar, forecastFrom: forecastFrom)
         return w.output
     }
 
     /// One price per step from the step holding now, each the time-weighted mean of the slots it
-    /// covers, for as long as the known slots cover whole steps without a gap.
+    /// covers, for as long as the known slots cover whole steps without a gap: at most two days
+    /// and a few steps, a week with the forecast beyond the official prices.
     package var stepped: [Double] {
         let seconds = Double(step * 60)
         var start = stepStart
         var values: [Double] = []
         var index = 0
-        while index < slots.count, values.count < 2 * 24 * 60 / step + 8 {
+        let days = forecastFrom == nil ? 2 : Int(SlotWindow.daysAhead)
+        while index < slots.count, values.count < days * 24 * 60 / step + 8 {
             let end = start.addingTimeInterval(seconds)
             var sum = 0.0
             var covered = 0.0
@@ -147,14 +160,16 @@ package struct Forecast: Equatable {
 
 extension JSONWriter {
     /// `slots` as an array of `{"start","end",<priceKey>}` in local time: evcc's tariff array and a
-    /// plan's chosen slots alike.
-    package mutating func slots(_ slots: [Plan.Slot], priceKey: String, in calendar: LocalCalendar) {
+    /// plan's chosen slots alike. Those from `forecastFrom` on add `"forecast":true` (evcc reads
+    /// past a field it does not know).
+    package mutating func slots(_ slots: [Plan.Slot], priceKey: String, in calendar: LocalCalendar, forecastFrom: Date? = nil) {
         beginArray()
         for slot in slots {
             beginObject()
             field("start", slot.start, in: calendar)
             field("end", slot.end, in: calendar)
             field(priceKey, slot.price)
+            if let forecastFrom, slot.start >= forecastFrom { field("forecast", true) }
             endObject()
         }
         endArray()

@@ -84,6 +84,7 @@ package enum Payloads {
             let zone = snapshot.timeZone
             put(topics.pricesToday, memo.today.payload(DaySlots(slots: snapshot.today, timeZone: zone), \.json))
             put(topics.pricesTomorrow, memo.tomorrow.payload(DaySlots(slots: snapshot.tomorrow, timeZone: zone), \.json))
+            put(topics.pricesForecast, memo.forecast.payload(DaySlots(slots: snapshot.forecast, timeZone: zone), \.json))
         }
         if wanted(.outlook) {
             let decimals = snapshot.settings.priceDecimals
@@ -156,7 +157,8 @@ package enum Payloads {
         return w.output
     }
 
-    /// `[{start, end, price, band}, …]`.
+    /// `[{start, end, price, band}, …]`; a forecast slot adds `"forecast":true`, its `provider`
+    /// and when its forecast was `issued`.
     package static func slotArray(_ slots: [PricedSlot], _ calendar: LocalCalendar) -> String {
         var w = JSONWriter()
         w.beginArray()
@@ -166,6 +168,11 @@ package enum Payloads {
             w.field("end", slot.slot.end, in: calendar)
             w.field("price", slot.price)
             w.field("band", slot.band?.rawValue)
+            if case let .forecast(issued) = slot.slot.provenance.kind {
+                w.field("forecast", true)
+                w.field("provider", slot.slot.provenance.source.description)
+                w.field("issued", issued, in: calendar)
+            }
             w.endObject()
         }
         w.endArray()

@@ -26,7 +26,7 @@ package struct DaySlots: Equatable {
     /// The zone of the local times.
     package var timeZone: TimeZoneRules
 
-    /// The `prices/…` payload.
+    /// The `prices/…` payload; `prices/forecast` alike, its slots being forecasts.
     package var json: String { Payloads.slotArray(slots, LocalCalendar(timeZone: timeZone)) }
 }
 
@@ -35,7 +35,7 @@ package struct DaySlots: Equatable {
 package enum DayPiece: CaseIterable, Sendable {
     /// `settings` and `thresholds`.
     case settings
-    /// `prices/today` and `prices/tomorrow`.
+    /// `prices/today`, `prices/tomorrow` and `prices/forecast`.
     case prices
     /// The statistics, the cheapest windows and the plans.
     case outlook
@@ -51,6 +51,8 @@ package struct DayMemo {
     package var today = Rendered<DaySlots>()
     /// `prices/tomorrow`.
     package var tomorrow = Rendered<DaySlots>()
+    /// `prices/forecast`.
+    package var forecast = Rendered<DaySlots>()
     /// `forecast/evcc`.
     package var evcc = Rendered<Forecast>()
     /// `forecast/emhass`.

@@ -22,7 +22,8 @@ package struct TopicTree: Sendable, Equatable {
     /// A leaf of the tree with a fixed topic, named as ``TopicTree``'s property for it. Numbered,
     /// not spelt: a leaf spelt by its raw value was hashed by that text at every look-up.
     private enum Leaf: Int, CaseIterable {
-        case profiles, reply, status, price, color, colorHex, colorRGB, thresholds, current, next, pricesToday, pricesTomorrow
+        case profiles, reply, status, price, color, colorHex, colorRGB, thresholds, current, next, pricesToday, pricesTomorrow,
+            pricesForecast
         case settings, stale, statsToday, statsTomorrow, forecastEVCC, forecastEMHASS, forecastEMHASSTimed, events, clockPNG, clockSVG,
             influx
         case refresh, settingsResult, settingsSet, settingsFieldFilter
@@ -34,6 +35,7 @@ package struct TopicTree: Sendable, Equatable {
             case .colorRGB: "color/rgb"
             case .pricesToday: "prices/today"
             case .pricesTomorrow: "prices/tomorrow"
+            case .pricesForecast: "prices/forecast"
             case .statsToday: "stats/today"
             case .statsTomorrow: "stats/tomorrow"
             case .forecastEVCC: "forecast/evcc"
@@ -118,6 +120,8 @@ package struct TopicTree: Sendable, Equatable {
     package var pricesToday: String { fixed[.pricesToday] }
     /// Tomorrow's slots, JSON array.
     package var pricesTomorrow: String { fixed[.pricesTomorrow] }
+    /// The forecast where no official price is yet, JSON array.
+    package var pricesForecast: String { fixed[.pricesForecast] }
     /// Effective settings, JSON.
     package var settings: String { fixed[.settings] }
     /// `true` while the last fetch failed, else `false`.

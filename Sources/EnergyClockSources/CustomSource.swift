@@ -33,7 +33,10 @@ public struct CustomSource: PriceSource {
     /// Reads the whole document; `day` does not narrow it.
     public func fetch(day: LocalDay, calendar: LocalCalendar, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         guard let url = URL(string: settings.customURL), let scheme = url.scheme?.lowercased() else {
-            throw SourceError(source: id, problem: .malformed("custom_url is not set"))
+            let problem =
+                settings.customURL.isEmpty
+                ? "custom_url is not set" : "custom_url \(Quote.json(URLRedaction.redacted(settings.customURL), limit: 80)) is no URL"
+            throw SourceError(source: id, problem: .malformed(problem))
         }
         let body: [UInt8]
         if scheme == "file" {

@@ -6,6 +6,11 @@ extension HTTPClient {
         try await request(for: source) { () async throws(HTTPError) in try await get(url) }
     }
 
+    /// Fetches `url` with extra `headers` for the source or provider `source`.
+    func get(_ url: URL, headers: [String], for source: String) async throws(SourceError) -> HTTPResponse {
+        try await request(for: source) { () async throws(HTTPError) in try await get(url, headers: headers) }
+    }
+
     /// Posts `body` to `url` for the price source `source`; a failure is that source's failed fetch.
     func post(_ url: URL, body: [UInt8], headers: [String], for source: String) async throws(SourceError) -> HTTPResponse {
         try await request(for: source) { () async throws(HTTPError) in try await post(url, body: body, headers: headers) }

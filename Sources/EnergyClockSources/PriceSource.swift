@@ -81,32 +81,3 @@ extension PriceSource {
         zones?.count == 1 ? id : "\(id)/\(settings.zone)"
     }
 }
-
-/// The sources a daemon knows, by id.
-public struct SourceCatalog: SourceRules {
-    /// Every source in registration order.
-    public let sources: [any PriceSource]
-    /// Where euro exchange rates come from, for prices in another currency; nil when nowhere.
-    public let rateFeed: ExchangeRateFeed?
-
-    /// A catalog of `sources`; ids must be unique.
-    public init(_ sources: [any PriceSource], rateFeed: ExchangeRateFeed? = nil) {
-        self.sources = sources
-        self.rateFeed = rateFeed
-    }
-
-    /// The ids users may choose.
-    public var ids: [String] { sources.map(\.id) }
-
-    /// The source with `id`.
-    public subscript(id: String) -> (any PriceSource)? { sources.first { $0.id == id } }
-
-    /// Checks the rules that tie settings to sources: the chosen source and every fallback must be
-    /// usable and serve the chosen zone.
-    public func check(_ settings: Settings) throws(SettingsError) {
-        for (field, id) in [("source", settings.source)] + settings.fallbackSources.map({ ("fallback_sources", $0) }) {
-            guard let source = self[id] else { throw .invalidChoice(field: field, value: id, allowed: ids) }
-            if let reason = source.unusableReason(for: settings) { throw .notAllowed(field: field, reason: "\(id) \(reason)") }
-        }
-    }
-}

@@ -1,32 +1,37 @@
 import FoundationEssentials
 
-/// Everything the program knows of one price source, in one place: the command line builds its
-/// `--<id>-url` option from it, the daemon and the tests their catalog, and a test holds the docs
-/// and the add-on's options against it.
-public struct SourceEntry: Sendable {
-    /// The id users choose with the `source` setting.
+/// Everything the program knows of one source or forecast provider, in one place: the command
+/// line builds its `--<id>-url` option from it, the daemon and the tests their catalog, and a test
+/// holds the docs and the add-on's options against it.
+public struct RegistryEntry<Product: Sendable>: Sendable {
+    /// The id users choose with the `source` or `forecast_provider` setting.
     public let id: String
     /// The name of the option that moves its API, e.g. `energyzero-url`; nil when it has none
     /// (`custom`, whose address is a setting).
     public let urlOption: String?
     /// What `--help` says of that option, its default included.
     public let urlHelp: String
-    /// Builds the source at `baseURL` (the option's value; nil for its default) with `http`'s
-    /// limits and, for ENTSO-E and Tibber, their tokens.
-    let make: @Sendable (_ baseURL: URL?, _ http: HTTPClient, _ tokens: SourceTokens) -> any PriceSource
+    /// Builds it at `baseURL` (the option's value; nil for its default) with `http`'s limits and
+    /// the tokens of those that need one.
+    let make: @Sendable (_ baseURL: URL?, _ http: HTTPClient, _ tokens: SourceTokens) -> Product
 
-    /// The source at `baseURL`, or at its default address when nil.
-    public func source(baseURL: URL?, http: HTTPClient, tokens: SourceTokens) -> any PriceSource {
+    /// It at `baseURL`, or at its default address when nil.
+    public func make(baseURL: URL?, http: HTTPClient, tokens: SourceTokens) -> Product {
         make(baseURL, http, tokens)
     }
 }
 
-extension SourceEntry {
-    /// A source whose API moves with `--<id>-url`: `--help` calls it `api` and names
-    /// `defaultURL`, which `make` is given when the option is not.
+/// A price source's entry.
+public typealias SourceEntry = RegistryEntry<any PriceSource>
+/// A forecast provider's entry.
+public typealias ForecastEntry = RegistryEntry<any ForecastProvider>
+
+extension RegistryEntry {
+    /// One whose API moves with `--<id>-url`: `--help` calls it `api` and names `defaultURL`, which
+    /// `make` is given when the option is not.
     init(
         id: String, api: String, defaultURL: URL,
-        make: @escaping @Sendable (_ baseURL: URL, _ http: HTTPClient, _ tokens: SourceTokens) -> any PriceSource
+        make: @escaping @Sendable (_ baseURL: URL, _ http: HTTPClient, _ tokens: SourceTokens) -> Product
     ) {
         self.init(
             id: id, urlOption: "\(id)-url", urlHelp: "\(api) (default: \(defaultURL.absoluteString))",
@@ -40,11 +45,17 @@ public struct SourceTokens: Sendable {
     public var entsoe: String?
     /// Tibber's personal token.
     public var tibber: String?
+    /// energyforecast.de's token.
+    public var energyforecast: String?
+    /// energypriceforecast.eu's key, for more than its public 48 hours.
+    public var energypriceforecast: String?
 
-    /// Tokens for the sources that need them; nil where none is given.
-    public init(entsoe: String? = nil, tibber: String? = nil) {
+    /// Tokens for the sources and providers that need them; nil where none is given.
+    public init(entsoe: String? = nil, tibber: String? = nil, energyforecast: String? = nil, energypriceforecast: String? = nil) {
         self.entsoe = entsoe
         self.tibber = tibber
+        self.energyforecast = energyforecast
+        self.energypriceforecast = energypriceforecast
     }
 }
 
@@ -85,7 +96,8 @@ public enum SourceRegistry {
     /// `ratesURL` (or the ECB's own address).
     public static func catalog(baseURLs: [String: URL], tokens: SourceTokens, http: HTTPClient, ratesURL: URL? = nil) -> SourceCatalog {
         SourceCatalog(
-            entries.map { $0.source(baseURL: baseURLs[$0.id], http: http, tokens: tokens) },
+            entries.map { $0.make(baseURL: baseURLs[$0.id], http: http, tokens: tokens) },
+            forecasts: ForecastRegistry.entries.map { $0.make(baseURL: baseURLs[$0.id], http: http, tokens: tokens) },
             rateFeed: ExchangeRateFeed(url: ratesURL ?? ExchangeRateFeed.defaultURL, http: http))
     }
 }

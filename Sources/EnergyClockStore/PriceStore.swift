@@ -153,14 +153,19 @@ public final class PriceStore {
     }
 
     /// Cached slots of `source` that overlap `interval`, sorted, as official values of the source
-    /// the key names (its part before the first `/`).
+    /// the key names (its part before the first `/`); under a key `forecast/<provider>/<zone>`, as
+    /// that provider's forecast issued at the key's last successful fetch.
     ///
     /// A row whose quantity (the `currency` column: a currency code, or a unit for what is no
     /// price), basis or level this build does not know is left out rather than read as something
     /// else.
     public func slots(source: String, overlapping interval: DateInterval) throws(StoreError) -> [SeriesSlot] {
         var slots: [SeriesSlot] = []
-        let provenance = Provenance.official(String(source.prefix { $0 != "/" }))
+        let parts = source.split(separator: "/", omittingEmptySubsequences: false)
+        let provenance =
+            parts.count == 3 && parts[0] == Self.forecastPrefix
+            ? Provenance.forecast(String(parts[1]), issued: try lastSuccess(source: source) ?? Date(timeIntervalSince1970: 0))
+            : Provenance.official(String(parts[0]))
         try db.query(
             #"SELECT start, "end", market, currency, basis, level FROM prices WHERE source = ? AND "end" > ? AND start < ? ORDER BY start"#,
             [.text(source), .integer(Self.seconds(interval.start)), .integer(Self.seconds(interval.end))],
@@ -188,34 +193,43 @@ public final class PriceStore {
         try save(slots[...], source: source, fetchedAt: fetchedAt, replacing: nil)
     }
 
-    /// Replaces the cached slots of `source` in `span` (by default the span of `slots`) with
-    /// `slots`; records a successful fetch at `fetchedAt` if given. One transaction.
+    /// Replaces the cached slots of `source` in `span` (by default the span of `slots`; a span given
+    /// is emptied even when `slots` is) with `slots`; records a successful fetch at `fetchedAt` if
+    /// given. One transaction.
     public func save(_ slots: ArraySlice<SeriesSlot>, source: String, fetchedAt: Date?, replacing span: DateInterval?) throws(StoreError) {
         // Named once: redacting the source for each of 86,400 slots took most of the save's time.
         let action = "save prices of \(URLRedaction.redacted(source))"
         try db.transaction(action: action) { () throws(StoreError) in
-            if let first = slots.first, let last = slots.last {
-                let span = span ?? DateInterval(start: first.start, end: max(first.start, last.end))
+            if let span = span ?? slots.first.map({ DateInterval(start: $0.start, end: max($0.start, slots.last!.end)) }) {
                 try db.query(
                     #"DELETE FROM prices WHERE source = ? AND "end" > ? AND start < ?"#,
                     [.text(source), .integer(Self.seconds(span.start)), .integer(Self.seconds(span.end))],
                     action: "replace prices of \(URLRedaction.redacted(source))")
-                for slot in slots {
-                    try db.query(
-                        #"INSERT INTO prices (source, start, "end", market, currency, basis, level) VALUES (?, ?, ?, ?, ?, ?, ?)"#,
-                        [
-                            .text(source), .integer(Self.seconds(slot.start)), .integer(Self.seconds(slot.end)), .real(slot.value),
-                            .text(slot.quantity.code), .integer(Int64(slot.basis.rawValue)),
-                            slot.level.map { .integer(Int64($0.rawValue)) } ?? .null,
-                        ],
-                        action: action)
-                }
+            }
+            for slot in slots {
+                try db.query(
+                    #"INSERT INTO prices (source, start, "end", market, currency, basis, level) VALUES (?, ?, ?, ?, ?, ?, ?)"#,
+                    [
+                        .text(source), .integer(Self.seconds(slot.start)), .integer(Self.seconds(slot.end)), .real(slot.value),
+                        .text(slot.quantity.code), .integer(Int64(slot.basis.rawValue)),
+                        slot.level.map { .integer(Int64($0.rawValue)) } ?? .null,
+                    ],
+                    action: action)
             }
             guard let fetchedAt else { return }
             try db.query(
                 "INSERT INTO fetches (source, last_success) VALUES (?, ?) ON CONFLICT(source) DO UPDATE SET last_success = excluded.last_success",
                 [.text(source), .integer(Self.seconds(fetchedAt))], action: "record the fetch of \(URLRedaction.redacted(source))")
         }
+    }
+
+    /// Replaces every cached slot of `source` with `slots` and records a successful fetch at
+    /// `fetchedAt`: a provider's new forecast replaces the one before whole.
+    public func replaceAll(_ slots: [SeriesSlot], source: String, fetchedAt: Date) throws(StoreError) {
+        let everything = DateInterval(
+            start: Date(timeIntervalSince1970: Bounded.epochSeconds.lowerBound),
+            end: Date(timeIntervalSince1970: Bounded.epochSeconds.upperBound))
+        try save(slots[...], source: source, fetchedAt: fetchedAt, replacing: everything)
     }
 
     /// When `source` last answered a fetch successfully.
@@ -234,6 +248,9 @@ public final class PriceStore {
     public func trim(before cutoff: Date) throws(StoreError) {
         try db.query(#"DELETE FROM prices WHERE "end" <= ?"#, [.integer(Self.seconds(cutoff))], action: "trim old prices")
     }
+
+    /// The first part of the key of a provider's forecast: `forecast/<provider>/<zone>`.
+    public static let forecastPrefix = "forecast"
 
     private static func seconds(_ date: Date) -> Int64 { Bounded.wholeSeconds(date, rounding: .toNearestOrAwayFromZero) }
 }

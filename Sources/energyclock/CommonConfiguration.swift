@@ -16,8 +16,7 @@ struct CommonConfiguration {
     var logLevel: LogLevel
     /// The address each source's `--<id>-url` option gave; a source not here uses its default.
     var sourceURLs: [String: URL]
-    var entsoeToken: String?
-    var tibberToken: String?
+    var tokens: SourceTokens
     var ecbURL: URL
     var fetchTimeout: Double
     var maxBodyBytes: Int
@@ -50,10 +49,17 @@ struct CommonConfiguration {
         }
         self.sourceURLs = sourceURLs
         ecbURL = try options.value(SourceOptions.ecbURL)
-        entsoeToken = try Self.secret(
-            options, file: SourceOptions.entsoeTokenFile, variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment)
-        tibberToken = try Self.secret(
-            options, file: SourceOptions.tibberTokenFile, variable: "ENERGYCLOCK_TIBBER_TOKEN", environment: environment)
+        tokens = SourceTokens(
+            entsoe: try Self.secret(
+                options, file: SourceOptions.entsoeTokenFile, variable: "ENERGYCLOCK_ENTSOE_TOKEN", environment: environment),
+            tibber: try Self.secret(
+                options, file: SourceOptions.tibberTokenFile, variable: "ENERGYCLOCK_TIBBER_TOKEN", environment: environment),
+            energyforecast: try Self.secret(
+                options, file: SourceOptions.energyforecastTokenFile, variable: "ENERGYCLOCK_ENERGYFORECAST_TOKEN",
+                environment: environment),
+            energypriceforecast: try Self.secret(
+                options, file: SourceOptions.energypriceforecastKeyFile, variable: "ENERGYCLOCK_ENERGYPRICEFORECAST_KEY",
+                environment: environment))
         fetchTimeout = try options.value(SourceOptions.fetchTimeout)
         maxBodyBytes = try options.value(SourceOptions.maxBodyBytes)
         var given: [(SettingsField, String)] = []
@@ -71,7 +77,7 @@ struct CommonConfiguration {
     /// The sources this build knows, configured from the options.
     var catalog: SourceCatalog {
         SourceRegistry.catalog(
-            baseURLs: sourceURLs, tokens: SourceTokens(entsoe: entsoeToken, tibber: tibberToken),
+            baseURLs: sourceURLs, tokens: tokens,
             http: HTTPClient(timeout: fetchTimeout, maxBodyBytes: maxBodyBytes),
             ratesURL: ecbURL)
     }

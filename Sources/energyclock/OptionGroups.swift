@@ -17,21 +17,29 @@ enum CommonOptions {
 
 /// Where prices and exchange rates come from, and how far an answer is trusted.
 enum SourceOptions {
-    /// One address option per source that has an API, from the registry.
-    static let sourceURLs: [(id: String, option: Option<URL?>)] = SourceRegistry.entries.compactMap { entry in
-        entry.urlOption.map { (entry.id, Option.url($0, entry.urlHelp)) }
-    }
+    /// One address option per source and forecast provider that has an API, from the registries.
+    static let sourceURLs: [(id: String, option: Option<URL?>)] =
+        SourceRegistry.entries.compactMap { entry in entry.urlOption.map { (entry.id, Option.url($0, entry.urlHelp)) } }
+        + ForecastRegistry.entries.compactMap { entry in entry.urlOption.map { (entry.id, Option.url($0, entry.urlHelp)) } }
     static let entsoeTokenFile = Option.optional(
         "entsoe-token-file", "FILE", "file holding the ENTSO-E security token (or set ENERGYCLOCK_ENTSOE_TOKEN)")
     static let tibberTokenFile = Option.optional(
         "tibber-token-file", "FILE", "file holding the Tibber personal token (or set ENERGYCLOCK_TIBBER_TOKEN)")
+    static let energyforecastTokenFile = Option.optional(
+        "energyforecast-token-file", "FILE", "file holding the energyforecast.de token (or set ENERGYCLOCK_ENERGYFORECAST_TOKEN)")
+    static let energypriceforecastKeyFile = Option.optional(
+        "energypriceforecast-key-file", "FILE",
+        "file holding an energypriceforecast.eu key, for 120 hours instead of 48 (or set ENERGYCLOCK_ENERGYPRICEFORECAST_KEY)")
     static let ecbURL = Option.url("ecb-url", "ECB euro reference rates file", default: ExchangeRateFeed.defaultURL)
     static let fetchTimeout = Option.number("fetch-timeout", "SECONDS", "HTTP time-out per request", in: 1...300, default: 20)
     static let maxBodyBytes = Option.integer(
         "max-body-bytes", "BYTES", "largest price response accepted", in: 1024...(256 << 20), default: 8 << 20)
 
     static let specs =
-        sourceURLs.map(\.option.spec) + [entsoeTokenFile.spec, tibberTokenFile.spec, ecbURL.spec, fetchTimeout.spec, maxBodyBytes.spec]
+        sourceURLs.map(\.option.spec) + [
+            entsoeTokenFile.spec, tibberTokenFile.spec, energyforecastTokenFile.spec, energypriceforecastKeyFile.spec, ecbURL.spec,
+            fetchTimeout.spec, maxBodyBytes.spec,
+        ]
 }
 
 /// Settings given on the command line, applied over the saved ones at start.

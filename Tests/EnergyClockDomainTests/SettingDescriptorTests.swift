@@ -17,7 +17,7 @@ import Testing
         #expect(settings == Settings.defaults)
         #expect(
             Settings.defaults.json.hasSuffix(
-                #","price_decimals":6,"kind":"import","export_factor":1,"export_fee":0,"export_vat":false,"export_negative":"pay","direction":"auto","negative_band":false,"forecast_step":30,"jobs":{},"octopus_product":"AGILE-24-10-01","octopus_region":""}"#
+                #","price_decimals":6,"kind":"import","export_factor":1,"export_fee":0,"export_vat":false,"export_negative":"pay","direction":"auto","negative_band":false,"forecast_step":30,"jobs":{},"octopus_product":"AGILE-24-10-01","octopus_region":"","forecast_provider":"","forecast_fallbacks":[],"forecast_tail":false}"#
             ),
             "the new settings come last, with their defaults")
     }

@@ -17,7 +17,7 @@ import Testing
         let d = Settings.defaults
         #expect(
             d.json
-                == ##"{"source":"energyzero","color_mode":"absolute","green_max":0.1,"yellow_max":0.2,"orange_max":0.3,"history_days":7,"vat_percent":21,"surcharge":0,"markup_percent":0,"grid_fee":{"default":0,"periods":[]},"vat_on_negative":true,"currency":"EUR","resolution":"hour","zone":"NL","fallback_sources":[],"custom_url":"","custom_unit":"EUR/kWh","palette":{"negative":"#0A84FF","green":"#34C759","yellow":"#FFCC00","orange":"#FF9500","red":"#FF3B30"},"brightness":{},"price_decimals":6,"kind":"import","export_factor":1,"export_fee":0,"export_vat":false,"export_negative":"pay","direction":"auto","negative_band":false,"forecast_step":30,"jobs":{},"octopus_product":"AGILE-24-10-01","octopus_region":""}"##
+                == ##"{"source":"energyzero","color_mode":"absolute","green_max":0.1,"yellow_max":0.2,"orange_max":0.3,"history_days":7,"vat_percent":21,"surcharge":0,"markup_percent":0,"grid_fee":{"default":0,"periods":[]},"vat_on_negative":true,"currency":"EUR","resolution":"hour","zone":"NL","fallback_sources":[],"custom_url":"","custom_unit":"EUR/kWh","palette":{"negative":"#0A84FF","green":"#34C759","yellow":"#FFCC00","orange":"#FF9500","red":"#FF3B30"},"brightness":{},"price_decimals":6,"kind":"import","export_factor":1,"export_fee":0,"export_vat":false,"export_negative":"pay","direction":"auto","negative_band":false,"forecast_step":30,"jobs":{},"octopus_product":"AGILE-24-10-01","octopus_region":"","forecast_provider":"","forecast_fallbacks":[],"forecast_tail":false}"##
         )
         #expect(abs(PriceComponents(market: 0.1, gridFee: 0, settings: d).total - 0.121) < 1e-12)
     }

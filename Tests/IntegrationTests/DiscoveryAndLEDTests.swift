@@ -32,6 +32,7 @@ struct DiscoveryAndLEDTests {
             "sensor/energyclock/grid_fee", "image/energyclock/clock", "number/energyclock/price_decimals", "select/energyclock/kind",
             "number/energyclock/export_factor", "number/energyclock/export_fee", "switch/energyclock/export_vat",
             "select/energyclock/export_negative", "select/energyclock/direction", "switch/energyclock/negative_band",
+            "switch/energyclock/forecast_tail",
         ]
         .map { "homeassistant/\($0)/config" }
         #expect(Set(all.map(\.topic)) == Set(expected))

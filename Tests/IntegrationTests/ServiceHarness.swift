@@ -38,9 +38,9 @@ final class ServiceHarness: Sendable {
         let log = CapturingLogHandler(echo: level != nil)
         self.log = log
         let client = HTTPClient(timeout: fetchTimeout)
-        // Every source of the registry, all at the loopback server.
+        // Every source and forecast provider of the registries, all at the loopback server.
         let catalog = SourceRegistry.catalog(
-            baseURLs: Dictionary(uniqueKeysWithValues: SourceRegistry.ids.map { ($0, http.baseURL) }),
+            baseURLs: Dictionary(uniqueKeysWithValues: (SourceRegistry.ids + ForecastRegistry.ids).map { ($0, http.baseURL) }),
             tokens: SourceTokens(entsoe: "test-token", tibber: "test-tibber-token"),
             http: client, ratesURL: http.baseURL.appendingPathComponent("eurofxref-daily.xml"))
         let mqtt = MQTTOptions(

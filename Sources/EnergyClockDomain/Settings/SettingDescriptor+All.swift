@@ -45,6 +45,12 @@ extension SettingDescriptor {
             }),
         .text(.octopusProduct, \.octopusProduct, .productCode),
         .choice(.octopusRegion, \.octopusRegion, [""] + OctopusRegion.letters, addOn: true),
+        .text(.forecastProvider, \.forecastProvider, .provider, addOn: true),
+        .stored(.forecastFallbacks, \.forecastFallbacks, .providerList, wrap: SettingValue.list) {
+            if case let .list(v) = $0 { v } else { nil }
+        },
+        .flag(
+            .forecastTail, \.forecastTail, entity: Entity(component: .switch, name: "Forecast beyond the auction", step: nil, unit: .none)),
     ]
 
     /// The descriptors by field.

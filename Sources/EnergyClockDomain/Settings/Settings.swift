@@ -95,6 +95,13 @@ public struct Settings: Sendable, Hashable {
     /// The Great Britain region (the GSP group letter at the end of an Octopus tariff code, `A`…`P`);
     /// empty until set, as each region has its own prices.
     public var octopusRegion = ""
+    /// The provider of price forecasts for the hours the auction has not priced yet, or empty for
+    /// none: its slots are shown apart (`prices/forecast`) and never replace an official price.
+    public var forecastProvider = ""
+    /// Providers tried in order while `forecastProvider` fails.
+    public var forecastFallbacks: [String] = []
+    /// Whether `forecast/evcc` and `forecast/emhass` go on past the official prices with the forecast.
+    public var forecastTail = false
 
     /// The settings of a fresh installation.
     public static let defaults = Settings(

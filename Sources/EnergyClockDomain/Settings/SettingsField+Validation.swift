@@ -22,7 +22,13 @@ extension SettingsField {
                     allowed: "between \(DecimalFormat.string(range.lowerBound)) and \(DecimalFormat.string(range.upperBound))")
             }
             return .number(number)
-        case .sourceList:
+        case .provider:
+            guard case let .string(text) = value else {
+                throw .wrongType(field: rawValue, expected: "a provider's name, or an empty string", found: value.typeName)
+            }
+            if !text.isEmpty, let problem = Self.providerNameProblem(text) { throw .notAllowed(field: rawValue, reason: problem) }
+            return .text(text)
+        case .sourceList, .providerList:
             let names: [JSONValue]
             switch value {
             case let .array(items): names = items
@@ -43,7 +49,11 @@ extension SettingsField {
                     throw .wrongType(field: rawValue, expected: "an array of source names", found: "an array holding \(name.typeName)")
                 }
                 guard !text.isEmpty else { throw .notAllowed(field: rawValue, reason: "the list has an empty entry") }
-                guard sources.contains(text) else { throw .invalidChoice(field: rawValue, value: text, allowed: sources) }
+                if kind == .providerList {
+                    if let problem = Self.providerNameProblem(text) { throw .notAllowed(field: rawValue, reason: problem) }
+                } else {
+                    guard sources.contains(text) else { throw .invalidChoice(field: rawValue, value: text, allowed: sources) }
+                }
                 guard !list.contains(text) else { throw .notAllowed(field: rawValue, reason: "\(text) is listed twice") }
                 list.append(text)
             }
@@ -194,5 +204,16 @@ extension SettingsField {
         }
         guard number.isFinite else { throw .nonFinite(field: rawValue) }
         return number
+    }
+
+    /// Why `text` cannot name a provider, or nil: 1 to 24 lower-case letters, digits and hyphens,
+    /// the most a ``SourceName`` holds. Whether a provider of that name exists the catalog says.
+    static func providerNameProblem(_ text: String) -> String? {
+        let allowed = text.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        guard (1...SourceName.capacity).contains(text.utf8.count), allowed else {
+            return
+                "\(Quote.json(text, limit: 40)) is no provider's name: 1 to \(SourceName.capacity) lower-case letters, digits and hyphens"
+        }
+        return nil
     }
 }

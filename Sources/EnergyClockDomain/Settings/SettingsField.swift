@@ -62,6 +62,12 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case octopusProduct = "octopus_product"
     /// The Great Britain region letter of the `octopus` source.
     case octopusRegion = "octopus_region"
+    /// The provider of price forecasts beyond the auction, or empty for none.
+    case forecastProvider = "forecast_provider"
+    /// Forecast providers tried in order when `forecast_provider` fails.
+    case forecastFallbacks = "forecast_fallbacks"
+    /// Whether `forecast/evcc` and `forecast/emhass` carry the forecast beyond the official prices.
+    case forecastTail = "forecast_tail"
 
     /// The shape of a field's value.
     public enum Kind: Sendable, Equatable {
@@ -73,6 +79,11 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case integer(ClosedRange<Int>)
         /// A list of distinct known source ids.
         case sourceList
+        /// A provider's id, or empty: 1 to 24 lower-case letters, digits and hyphens, whose provider
+        /// the daemon's catalog then looks up (``SourceRules``).
+        case provider
+        /// A list of distinct provider ids, each as ``provider`` takes it.
+        case providerList
         /// Empty, or an `http://`, `https://` or `file://` URL.
         case url
         /// Colours by band: `{"green":"#00FF00"}` or `green=#00FF00,red=#FF0000`; unnamed bands keep theirs.

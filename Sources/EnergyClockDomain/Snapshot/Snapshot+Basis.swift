@@ -20,13 +20,18 @@ extension Snapshot {
         let samples: Int?
         private(set) var today: [PricedSlot]
         private(set) var tomorrow: [PricedSlot]
+        private(set) var forecast: [PricedSlot]
         /// The native slots cover tomorrow.
         let coversTomorrow: Bool
         let missingRate: Bool
         let nonFinitePrice: Bool
 
-        /// The basis of `day` from the native slots of one source.
-        public init(day: LocalDay, calendar: LocalCalendar, settings: Settings, slots: [SeriesSlot], rates: ExchangeRates) {
+        /// The basis of `day` from the native slots of one source, with a provider's `forecast`
+        /// where those have no price.
+        public init(
+            day: LocalDay, calendar: LocalCalendar, settings: Settings, slots: [SeriesSlot], forecast: [SeriesSlot] = [],
+            rates: ExchangeRates
+        ) {
             let todaySpan = calendar.interval(of: day)
             let tomorrowSpan = calendar.interval(of: day.adding(days: 1))
             let historyStart = calendar.start(of: day.adding(days: 1 - settings.historyDays))
@@ -66,6 +71,19 @@ extension Snapshot {
                 else { continue }
                 if slot.start < todaySpan.end { today.append(priced) } else { tomorrow.append(priced) }
             }
+            // The forecast from today on, where no official slot is: official prices always win.
+            var unpriced: [SeriesSlot] = []
+            for slot in forecast where slot.end > todaySpan.start {
+                if slots.overlapping(DateInterval(start: slot.start, end: slot.end)).isEmpty { unpriced.append(slot) }
+            }
+            var forecastPriced: [PricedSlot] = []
+            for slot in unpriced.at(settings.resolution, in: calendar) {
+                guard
+                    let priced = Self.priced(
+                        slot, calendar, settings, rates, thresholds, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
+                else { continue }
+                forecastPriced.append(priced)
+            }
 
             self.day = day
             self.calendar = calendar
@@ -76,6 +94,7 @@ extension Snapshot {
             self.samples = samples
             self.today = today
             self.tomorrow = tomorrow
+            self.forecast = forecastPriced
             self.coversTomorrow = slots.covers(tomorrowSpan)
             self.missingRate = missingRate
             self.nonFinitePrice = nonFinitePrice
@@ -97,6 +116,7 @@ extension Snapshot {
             }
             basis.today = today.map(banded)
             basis.tomorrow = tomorrow.map(banded)
+            basis.forecast = forecast.map(banded)
             return basis
         }
 
@@ -115,7 +135,7 @@ extension Snapshot {
             }
             return Snapshot(
                 now: now, timeZone: calendar.timeZone, settings: settings, thresholds: thresholds, samples: samples,
-                today: today, tomorrow: tomorrow, current: current, next: next, source: source, stale: stale,
+                today: today, tomorrow: tomorrow, forecast: forecast, current: current, next: next, source: source, stale: stale,
                 updatedAt: updatedAt, tomorrowValid: coversTomorrow && !missingRate && !nonFinitePrice,
                 missingRate: missingRate, nonFinitePrice: nonFinitePrice
             )

@@ -18,6 +18,10 @@ public struct Snapshot: Sendable, Equatable {
     public var today: [PricedSlot]
     /// Tomorrow's slots; empty until published.
     public var tomorrow: [PricedSlot]
+    /// The forecast from the start of today where no official price is, priced and banded as the
+    /// official slots are; empty without a `forecast_provider`. Each slot's provenance names the
+    /// provider and when its forecast was issued.
+    public var forecast: [PricedSlot] = []
     /// The slot holding `now`, if any is known.
     public var current: PricedSlot?
     /// The slot after the current one, if known.
@@ -43,12 +47,13 @@ public struct Snapshot: Sendable, Equatable {
     /// The local calendar of ``timeZone``.
     public var calendar: LocalCalendar { LocalCalendar(timeZone: timeZone) }
 
-    /// Derives what to show at `now` from the native slots of one source.
+    /// Derives what to show at `now` from the native slots of one source, and a provider's
+    /// `forecast` where that source has no price.
     public static func derive(
-        now: Date, calendar: LocalCalendar, settings: Settings, slots: [SeriesSlot],
+        now: Date, calendar: LocalCalendar, settings: Settings, slots: [SeriesSlot], forecast: [SeriesSlot] = [],
         source: String, stale: Bool, updatedAt: Date?, rates: ExchangeRates = ExchangeRates()
     ) -> Snapshot {
-        Basis(day: calendar.day(containing: now), calendar: calendar, settings: settings, slots: slots, rates: rates)
+        Basis(day: calendar.day(containing: now), calendar: calendar, settings: settings, slots: slots, forecast: forecast, rates: rates)
             .snapshot(at: now, source: source, stale: stale, updatedAt: updatedAt)
     }
 }

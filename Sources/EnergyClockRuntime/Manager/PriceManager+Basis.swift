@@ -5,6 +5,7 @@ extension PriceManager {
     /// A basis and what it was derived from, besides its day and settings.
     struct KeptBasis {
         var slots: [SeriesSlot]
+        var forecast: [SeriesSlot]
         var ratesGeneration: Int
         var basis: Snapshot.Basis
     }
@@ -14,7 +15,10 @@ extension PriceManager {
     /// the usual change from a phone: it skips pricing the two days' slots, on the way to `color`).
     func basis(of profile: Profiles.Profile, on day: LocalDay) -> Snapshot.Basis {
         let slots = shownSlots(of: profile)
-        if let kept = bases[profile.name], kept.basis.day == day, kept.ratesGeneration == ratesGeneration, kept.slots == slots {
+        let forecast = shownForecast(of: profile)
+        if let kept = bases[profile.name], kept.basis.day == day, kept.ratesGeneration == ratesGeneration, kept.slots == slots,
+            kept.forecast == forecast
+        {
             if kept.basis.settings == profile.settings { return kept.basis }
             if kept.basis.settings.pricesAlike(profile.settings) {
                 let basis = kept.basis.rebanded(under: profile.settings)
@@ -22,8 +26,8 @@ extension PriceManager {
                 return basis
             }
         }
-        let basis = Snapshot.Basis(day: day, calendar: calendar, settings: profile.settings, slots: slots, rates: rates)
-        bases[profile.name] = KeptBasis(slots: slots, ratesGeneration: ratesGeneration, basis: basis)
+        let basis = Snapshot.Basis(day: day, calendar: calendar, settings: profile.settings, slots: slots, forecast: forecast, rates: rates)
+        bases[profile.name] = KeptBasis(slots: slots, forecast: forecast, ratesGeneration: ratesGeneration, basis: basis)
         return basis
     }
 }

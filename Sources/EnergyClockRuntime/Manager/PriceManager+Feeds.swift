@@ -62,7 +62,7 @@ extension PriceManager {
             fallbacks[name] = nil
             changed = true
         }
-        return changed
+        return reconcileForecasts() || changed
     }
 
     /// The slots `profile` shows: its fallback's while one serves it, else its feed's.

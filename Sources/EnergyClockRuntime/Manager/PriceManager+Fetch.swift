@@ -22,10 +22,13 @@ extension PriceManager {
                 case let .wait(until: time): deadline = min(deadline, time)
                 }
             }
-            if !due.isEmpty {
+            let forecasts = dueForecasts(at: now)
+            if let time = forecasts.next { deadline = min(deadline, time) }
+            if !due.isEmpty || !forecasts.due.isEmpty {
                 // The heap the parses leave free goes back to the system when the daemon's loop
                 // rests (`Memory.trimWhenFreed`, after the publish that follows).
                 await refresh(due)
+                await refresh(forecasts: forecasts.due)
                 fetched = true
             }
             if fetched {

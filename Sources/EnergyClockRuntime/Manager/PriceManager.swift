@@ -52,6 +52,8 @@ public actor PriceManager {
     var backfills: [String: LocalDay] = [:]
     /// The fallbacks serving profiles, by profile name, while their own source fails.
     var fallbacks: [String: Fallback] = [:]
+    /// The forecasts by store key: one per provider and zone that some profile names.
+    var forecastFeeds: [String: ForecastFeed] = [:]
     var currentDay: LocalDay?
     /// Euro exchange rates by day, from the store and the ECB.
     var rates = ExchangeRates() {

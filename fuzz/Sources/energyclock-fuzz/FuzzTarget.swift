@@ -11,7 +11,7 @@ import Foundation
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
     case settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber, ecb, options,
-        supervisor, health, helper, fetch, redaction
+        supervisor, health, helper, fetch, redaction, nordpoolpredict, energyforecast, epexpredictor, energypriceforecast
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
     static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -76,6 +76,12 @@ enum FuzzTarget: String, CaseIterable {
         case .helper: _ = try? ClockRenderer.pictures(fromHelperOutput: bytes)
         case .fetch: _ = try? HTTPClient.response(fromHelperOutput: bytes, maxBodyBytes: 4096, seconds: 1)
         case .redaction: Self.redaction(bytes)
+        case .nordpoolpredict: _ = try? NordPoolPredictProvider.parse(bytes, issued: Date())
+        case .energyforecast: _ = try? EnergyForecastProvider.parse(bytes, issued: Date())
+        case .epexpredictor: _ = try? EpexPredictorProvider.parse(bytes, issued: Date())
+        case .energypriceforecast:
+            _ = try? EnergyPriceForecastProvider.parse(bytes, issued: Date())
+            _ = try? EnergyPriceForecastProvider.parse(bytes, issued: Date(), keyGiven: true)
         }
     }
 

@@ -1,0 +1,73 @@
+import EnergyClockDomain
+import FoundationEssentials
+
+/// A provider of price forecasts for the hours the day-ahead auction has not priced yet, chosen
+/// per profile with the `forecast_provider` setting.
+///
+/// What it gives is a forecast of the market price, in EUR/kWh without VAT, whatever the provider
+/// quotes (docs/sources.md says how each one's figures are read): the consumer price is then
+/// worked out as for an official price. Values the provider marks as the market's own are left
+/// out; the profile's source gives those.
+public protocol ForecastProvider: Sendable {
+    /// The id users choose with the `forecast_provider` setting, e.g. `epex-predictor`.
+    var id: String { get }
+
+    /// The zones it forecasts.
+    var zones: Set<String> { get }
+
+    /// Why it cannot serve `settings` (a missing token, another zone), or nil when it can.
+    func unusableReason(for settings: Settings) -> String?
+
+    /// Its forecast for the zone of `settings`, each slot marked as a forecast issued at `now`.
+    ///
+    /// Throws when the provider fails or answers something that cannot be trusted.
+    func fetch(settings: Settings, now: Date) async throws(SourceError) -> [SeriesSlot]
+}
+
+extension ForecastProvider {
+    /// Usable in the zones it forecasts.
+    public func unusableReason(for settings: Settings) -> String? {
+        zones.contains(settings.zone) ? nil : "forecasts zone \(zones.sorted().joined(separator: ", ")) only, not \(settings.zone)"
+    }
+
+    /// The store key of its forecast for the zone of `settings`, e.g. `forecast/epex-predictor/NL`.
+    public func cacheKey(for settings: Settings) -> String { "forecast/\(id)/\(settings.zone)" }
+}
+
+extension Array where Element == PricePoint {
+    /// The forecast slots of `provider` from these points, in EUR/kWh, issued at `issued`; the
+    /// checks of ``slots(source:currency:basis:)`` apply.
+    func forecast(by provider: String, issued: Date) throws(SourceError) -> [SeriesSlot] {
+        try slots(source: provider).stamped(.forecast(provider, issued: issued))
+    }
+}
+
+/// The pieces of a provider's JSON answer, each read or refused with the provider's name.
+struct ForecastAnswer {
+    /// The provider, for its errors.
+    let provider: String
+
+    /// A failure of the provider's answer.
+    func fail(_ reason: String) -> SourceError { SourceError(source: provider, problem: .malformed(reason)) }
+
+    /// The JSON of `body`, which must not be empty.
+    func json(_ body: [UInt8]) throws(SourceError) -> JSONValue {
+        guard !body.isEmpty else { throw SourceError(source: provider, problem: .emptyBody) }
+        guard let json = JSONValue.parse(body) else { throw fail("not JSON") }
+        return json
+    }
+
+    /// The instant `text` names, an ISO 8601 time with an offset.
+    func instant(_ value: JSONValue?, _ name: String) throws(SourceError) -> Date {
+        guard case let .string(text)? = value, let instant = ISO8601.parse(text) else { throw fail("\(name) is not a time") }
+        return instant
+    }
+
+    /// The finite number `value`, at most `limit` in size.
+    func number(_ value: JSONValue?, _ name: String, limit: Double) throws(SourceError) -> Double {
+        guard case let .number(number)? = value, let bounded = Bounded.number(number, in: -limit...limit) else {
+            throw fail("\(name) is not a number within ±\(DecimalFormat.string(limit))")
+        }
+        return bounded
+    }
+}

@@ -1,0 +1,53 @@
+import EnergyClockDomain
+import FoundationEssentials
+
+/// The sources and forecast providers a daemon knows, by id.
+public struct SourceCatalog: SourceRules {
+    /// Every source in registration order.
+    public let sources: [any PriceSource]
+    /// Every forecast provider in registration order.
+    public let forecasts: [any ForecastProvider]
+    /// Where euro exchange rates come from, for prices in another currency; nil when nowhere.
+    public let rateFeed: ExchangeRateFeed?
+
+    /// A catalog of `sources` and `forecasts`; ids must be unique.
+    public init(_ sources: [any PriceSource], forecasts: [any ForecastProvider] = [], rateFeed: ExchangeRateFeed? = nil) {
+        self.sources = sources
+        self.forecasts = forecasts
+        self.rateFeed = rateFeed
+    }
+
+    /// The ids users may choose as `source`.
+    public var ids: [String] { sources.map(\.id) }
+
+    /// The ids users may choose as `forecast_provider`.
+    public var forecastIDs: [String] { forecasts.map(\.id) }
+
+    /// The source with `id`.
+    public subscript(id: String) -> (any PriceSource)? { sources.first { $0.id == id } }
+
+    /// The forecast provider with `id`.
+    public func forecast(_ id: String) -> (any ForecastProvider)? { forecasts.first { $0.id == id } }
+
+    /// Checks the rules that tie settings to sources: the chosen source, every fallback, the
+    /// forecast provider and its fallbacks must exist, be usable and serve the chosen zone.
+    public func check(_ settings: Settings) throws(SettingsError) {
+        for (field, id) in [("source", settings.source)] + settings.fallbackSources.map({ ("fallback_sources", $0) }) {
+            guard let source = self[id] else { throw .invalidChoice(field: field, value: id, allowed: ids) }
+            if let reason = source.unusableReason(for: settings) { throw .notAllowed(field: field, reason: "\(id) \(reason)") }
+        }
+        let providers =
+            (settings.forecastProvider.isEmpty ? [] : [("forecast_provider", settings.forecastProvider)])
+            + settings.forecastFallbacks.map { ("forecast_fallbacks", $0) }
+        if settings.forecastProvider.isEmpty, !settings.forecastFallbacks.isEmpty {
+            throw .notAllowed(field: "forecast_fallbacks", reason: "fallbacks need a forecast_provider to fall back from")
+        }
+        for (field, id) in providers {
+            guard let provider = forecast(id) else { throw .invalidChoice(field: field, value: id, allowed: forecastIDs) }
+            if let reason = provider.unusableReason(for: settings) { throw .notAllowed(field: field, reason: "\(id) \(reason)") }
+        }
+        if settings.forecastFallbacks.contains(settings.forecastProvider) {
+            throw .notAllowed(field: "forecast_fallbacks", reason: "\(settings.forecastProvider) is the forecast_provider itself")
+        }
+    }
+}
