@@ -9,17 +9,21 @@ struct DiscoveryAnnouncer {
     /// The profile's name, nil for the first profile.
     let profile: String?
 
-    /// What the configs depend on besides the tree: the price unit and the jobs' names.
+    /// What the configs depend on besides the tree: the price unit, the jobs' names, and whether
+    /// a forecast provider is scored.
     struct Shape: Equatable {
         /// The unit of every price entity.
         var unit: String
         /// The jobs, by name in order, each with entities of its own.
         var jobs: [String]
+        /// Whether the profile has a `forecast_provider`, whose accuracy has entities of its own.
+        var forecast: Bool
 
         /// The shape of a profile with `settings`.
         init(_ settings: Settings) {
             unit = settings.unit
             jobs = settings.jobs.keys.sorted()
+            forecast = !settings.forecastProvider.isEmpty
         }
     }
 
@@ -42,6 +46,7 @@ struct DiscoveryAnnouncer {
     }
 
     private func configs(_ shape: Shape) -> [HADiscovery.Config] {
-        discovery?.configs(topics, unit: shape.unit, availability: root.status, profile: profile, jobs: shape.jobs) ?? []
+        discovery?.configs(
+            topics, unit: shape.unit, availability: root.status, profile: profile, jobs: shape.jobs, forecast: shape.forecast) ?? []
     }
 }

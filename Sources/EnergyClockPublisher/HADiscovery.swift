@@ -53,14 +53,14 @@ package struct HADiscovery: Sendable {
         return profile.map { "\(name) \($0)" } ?? name
     }
 
-    /// Every entity's config for `topics`, prices in `unit`, with five entities for each of `jobs`;
-    /// empty payloads in `remove` mode.
+    /// Every entity's config for `topics`, prices in `unit`, with five entities for each of `jobs`
+    /// and two for the accuracy of a `forecast` provider; empty payloads in `remove` mode.
     ///
     /// A profile other than the first (`profile`, with `topics` its own tree) is a device of its
     /// own, available through the daemon's `availability` topic.
     package func configs(
         _ topics: TopicTree, unit: String = Settings.defaults.unit, availability: String? = nil, profile: String? = nil,
-        jobs: [String] = []
+        jobs: [String] = [], forecast: Bool = false
     ) -> [Config] {
         guard mode != .off else { return [] }
         let node = Self.nodeID(topics)
@@ -94,6 +94,16 @@ package struct HADiscovery: Sendable {
             sensor(
                 object, name, topics.statsToday, "{{ value_json.\(key).start if value_json.\(key) is defined else \(none) }}",
                 [("device_class", .text("timestamp"))])
+        }
+        if forecast {
+            let diagnostic: (String, Field) = ("entity_category", .text("diagnostic"))
+            sensor(
+                "forecast_error", "Forecast error (30 days)", topics.forecastAccuracy,
+                "{{ value_json.mae if value_json.mae is not none else \(none) }}", euro + [diagnostic])
+            sensor(
+                "forecast_band_agreement", "Forecast band agreement (30 days)", topics.forecastAccuracy,
+                "{{ (value_json.band_agreement * 100) | round(1) if value_json.band_agreement is not none else \(none) }}",
+                [("unit_of_measurement", .text("%")), ("state_class", .text("measurement")), diagnostic])
         }
         entities.append(
             Entity(

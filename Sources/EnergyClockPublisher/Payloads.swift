@@ -98,6 +98,7 @@ package enum Payloads {
                         PriceWindow.cheapest(hours: hours, in: remaining, from: snapshot.now), hours: hours, calendar, decimals: decimals))
             }
             messages += renderPlans(snapshot, topics: topics)
+            if let card = snapshot.forecastAccuracy { put(topics.forecastAccuracy, accuracy(card, snapshot.settings)) }
         }
         if wanted(.forecasts) {
             let forecast = Forecast(snapshot)

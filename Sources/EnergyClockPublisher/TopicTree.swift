@@ -24,8 +24,8 @@ package struct TopicTree: Sendable, Equatable {
     private enum Leaf: Int, CaseIterable {
         case profiles, reply, status, price, color, colorHex, colorRGB, thresholds, current, next, pricesToday, pricesTomorrow,
             pricesForecast
-        case settings, stale, statsToday, statsTomorrow, forecastEVCC, forecastEMHASS, forecastEMHASSTimed, events, clockPNG, clockSVG,
-            influx
+        case settings, stale, statsToday, statsTomorrow, forecastEVCC, forecastEMHASS, forecastEMHASSTimed, forecastAccuracy, events,
+            clockPNG, clockSVG, influx
         case refresh, settingsResult, settingsSet, settingsFieldFilter
 
         /// Its topic under the prefix: its name, unless spelt otherwise here.
@@ -41,6 +41,7 @@ package struct TopicTree: Sendable, Equatable {
             case .forecastEVCC: "forecast/evcc"
             case .forecastEMHASS: "forecast/emhass"
             case .forecastEMHASSTimed: "forecast/emhass/timed"
+            case .forecastAccuracy: "forecast/accuracy"
             case .clockPNG: "clock/png"
             case .clockSVG: "clock/svg"
             case .settingsResult: "settings/result"
@@ -142,6 +143,8 @@ package struct TopicTree: Sendable, Equatable {
     package var forecastEMHASS: String { fixed[.forecastEMHASS] }
     /// The same, each value keyed by the time of its step, JSON.
     package var forecastEMHASSTimed: String { fixed[.forecastEMHASSTimed] }
+    /// How the profile's forecast providers have fared, JSON.
+    package var forecastAccuracy: String { fixed[.forecastAccuracy] }
     /// Events such as tomorrow's prices arriving (not retained).
     package var events: String { fixed[.events] }
     /// The clock as a PNG image.

@@ -62,6 +62,26 @@ import Testing
         #expect(after.first?["start"] as? String == "2026-12-08T00:00:00+01:00")
         let evcc = try #require(live.last("energyclock/forecast/evcc"))
         #expect(evcc.components(separatedBy: #""forecast":true"#).count - 1 == 1, "official hours are never marked as forecast")
+
+        // The 23 forecast hours the official day now covers are scored. Worked out apart from the
+        // code: the forecast was fetched at 10:00 (09:00Z), so the hours from 00:00Z to 08:00Z are
+        // within a day of it and the 14 after in 24-48 h; each error is (forecast − 0.05) × 1.21.
+        // The official 0.0605 is green; the forecast hours are yellow but for the four at 0.065.
+        let card = try #require(
+            object(
+                await live.wait(for: "energyclock/forecast/accuracy") {
+                    ((object($0)?["providers"] as? [String: Any])?["energypriceforecast"] as? [String: Any]) != nil
+                }),
+            "\(live.last("energyclock/forecast/accuracy") ?? "none")")
+        #expect(card["provider"] as? String == "epex-predictor")
+        #expect(card["mae"] is NSNull, "the chosen provider has not been scored: it never answered")
+        let scored = try #require((card["providers"] as? [String: Any])?["energypriceforecast"] as? [String: [String: Any]])
+        #expect(scored["0-24h"]?["slots"] as? Int == 9)
+        #expect(abs((scored["0-24h"]?["mae"] as? Double ?? 0) - 0.062517) < 1e-6)
+        #expect(scored["24-48h"]?["slots"] as? Int == 14)
+        #expect(abs((scored["24-48h"]?["bias"] as? Double ?? 0) - 0.052721) < 1e-6)
+        let agreed = (scored["0-24h"]?["band_agreement"] as? Double ?? 0) * 9 + (scored["24-48h"]?["band_agreement"] as? Double ?? 0) * 14
+        #expect(abs(agreed - 4) < 0.01)
         await live.stop()
         await harness.stop()
     }

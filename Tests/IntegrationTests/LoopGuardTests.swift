@@ -115,7 +115,7 @@ struct LoopGuardTests {
         // Once, not at every boundary: the reason does not move with the window.
         #expect(again.log.components(separatedBy: "steps a job may").count == 2, "\(again.log.suffix(2000))")
         again.signal(SIGTERM)
-        #expect(await again.waitForExit(timeout: 10) == 0)
+        #expect(await again.waitForExit(timeout: 10) == 0, "\(again.log.suffix(3000))")
         #expect(Date().timeIntervalSince(restarted) < 30)
         await live.stop()
     }

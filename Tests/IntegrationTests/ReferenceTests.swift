@@ -41,10 +41,11 @@ struct ReferenceTests {
         _ = await live.wait(for: "energyclock/next") { !$0.isEmpty }
         try live.client.publish(
             "energyclock/settings/set",
-            #"{"history_days":8,"jobs":{"dish":{"duration":60,"earliest":"18:00","deadline":"07:00"}},"profiles":{"export":{"kind":"export"}}}"#
+            #"{"history_days":8,"forecast_provider":"epex-predictor","jobs":{"dish":{"duration":60,"earliest":"18:00","deadline":"07:00"}},"profiles":{"export":{"kind":"export"}}}"#
         )
         _ = await live.wait(for: "energyclock/settings/result")
         _ = await live.wait(for: "energyclock/plan/dish/active")
+        _ = await live.wait(for: "energyclock/forecast/accuracy")
         _ = await live.wait(for: "energyclock/export/next") { !$0.isEmpty }
         // The pictures come from a helper process, after the topics the publish sends itself.
         _ = await live.wait(for: "energyclock/clock/svg")

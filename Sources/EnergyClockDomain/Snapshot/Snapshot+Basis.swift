@@ -16,7 +16,7 @@ extension Snapshot {
         /// The window's slots at the settings' resolution, to the end of tomorrow: from the first
         /// history day for relative thresholds, from the start of the day for absolute ones.
         let resolved: [SeriesSlot]
-        private(set) var thresholds: Thresholds?
+        package private(set) var thresholds: Thresholds?
         let samples: Int?
         private(set) var today: [PricedSlot]
         private(set) var tomorrow: [PricedSlot]

@@ -40,6 +40,9 @@ public struct Snapshot: Sendable, Equatable {
     /// Some slot's price worked out to NaN or infinity, from settings and rates that each passed
     /// their checks: those slots are left out too, and the manager logs it, rather than publish `nan`.
     public var nonFinitePrice = false
+    /// How the profile's forecast providers have fared against the official prices; nil without a
+    /// `forecast_provider`.
+    public var forecastAccuracy: ForecastAccuracy?
     /// The plans of the profile's jobs, by name; made by the manager, which keeps what a started
     /// job has run (see ``PlanBook``).
     public var plans: [Plan] = []

@@ -26,6 +26,8 @@ struct ForecastFeed {
     static let retryBase: TimeInterval = 300
     /// The pause after a refused token or key: it is not right by itself.
     static let refusedPause: TimeInterval = 6 * 3600
+    /// How many scored slots make a provider's mean error count in a failover: two days of hours.
+    static let scoredEnough = 48
     /// How old a forecast may be and still be shown: a day and a half.
     static let shownFor: TimeInterval = 36 * 3600
 

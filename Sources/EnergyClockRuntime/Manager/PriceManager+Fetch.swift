@@ -77,7 +77,7 @@ extension PriceManager {
             let now = clock.now
             await save(fetched, key: key, at: now)
             guard feeds[key] != nil else { return }  // No profile shows it any more.
-            feeds[key]!.slots = feeds[key]!.slots.replacing(with: fetched)
+            guard await merge(fetched, into: key) else { return }
             feeds[key]!.updatedAt = now
             feeds[key]!.stale = false
             for name in profileNames(on: key) where fallbacks[name] != nil {
@@ -212,8 +212,7 @@ extension PriceManager {
             do {
                 let fetched = try await fetch(day: day, from: source, settings: current.settings)
                 await save(fetched, key: key, at: nil)
-                guard feeds[key] != nil else { return asked }
-                feeds[key]!.slots = feeds[key]!.slots.replacing(with: fetched)
+                guard await merge(fetched, into: key) else { return asked }
                 if feeds[key]!.slots.covers(calendar.interval(of: day)) {
                     logger.info("backfilled \(day) from \(source.id)")
                 } else {
@@ -225,6 +224,16 @@ extension PriceManager {
             }
         }
         return asked
+    }
+
+    /// Merges `fetched` into the feed `key`, official prices winning, after scoring the forecasts
+    /// of the hours they now price (``scoreForecasts(on:against:)``); false when no profile shows
+    /// the feed any more.
+    func merge(_ fetched: [SeriesSlot], into key: String) async -> Bool {
+        await scoreForecasts(on: key, against: fetched)
+        guard feeds[key] != nil else { return false }
+        feeds[key]!.slots = feeds[key]!.slots.replacing(with: fetched)
+        return true
     }
 
     /// Saves `fetched` in the store under `key`, recording a successful fetch at `fetchedAt` if

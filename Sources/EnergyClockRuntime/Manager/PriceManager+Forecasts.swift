@@ -49,31 +49,33 @@ extension PriceManager {
         return changed
     }
 
-    /// Whether the feed `key` is worth asking: some profile names its provider first, or every
-    /// provider that profile names before it fails.
-    func isWanted(forecast key: String) -> Bool {
-        for profile in profiles.all {
-            for candidate in forecastKeys(of: profile.settings) {
-                if candidate == key { return true }
-                if forecastFeeds[candidate]?.failing != true { break }
-            }
-        }
-        return false
-    }
-
-    /// The forecast `profile` shows: that of the first provider it names whose forecast is current
-    /// and whose last fetch worked, else the first whose forecast is current (`issued` says how old).
+    /// The forecast `profile` shows: its `forecast_provider`'s while that works and is current;
+    /// while it fails, the fallback that has been right (the lowest mean error over at least
+    /// ``ForecastFeed/scoredEnough`` scored slots), else the first working one named; with none
+    /// working, the first whose forecast is still current (`issued` says how old).
     func shownForecast(of profile: Profiles.Profile) -> [SeriesSlot] {
         let now = clock.now
         let current = forecastKeys(of: profile.settings).compactMap { forecastFeeds[$0] }.filter { $0.isCurrent(at: now) }
-        return (current.first { !$0.failing } ?? current.first)?.slots ?? []
+        guard let first = current.first else { return [] }
+        if first.provider == profile.settings.forecastProvider, !first.failing { return first.slots }
+        let working = current.filter { !$0.failing }
+        let card = accuracy[profile.name] ?? ForecastAccuracy()
+        let scored = working.compactMap { feed -> (ForecastFeed, Double)? in
+            let tally = card.tally(of: feed.provider)
+            guard tally.slots >= ForecastFeed.scoredEnough, let error = tally.meanAbsoluteError else { return nil }
+            return (feed, error)
+        }
+        if let best = scored.min(by: { $0.1 < $1.1 }) { return best.0.slots }
+        return (working.first ?? first).slots
     }
 
-    /// The forecast feeds to ask at `now`, and the earliest time one of the others is due.
+    /// The forecast feeds to ask at `now`, and the earliest time one of the others is due. Every
+    /// provider a profile names is asked, its fallbacks too: each is scored, and a failover finds
+    /// a current forecast.
     func dueForecasts(at now: Date) -> (due: [String], next: Date?) {
         var due: [String] = []
         var next: Date?
-        for key in forecastFeeds.keys.sorted() where isWanted(forecast: key) {
+        for key in forecastFeeds.keys.sorted() {
             guard let time = forecastFeeds[key]!.nextFetch, time > now else {
                 due.append(key)
                 continue
@@ -120,5 +122,72 @@ extension PriceManager {
             logger.warning("forecast fetch failed: \(error)")
             forecastFeeds[key]?.failed(at: clock.now, refused: error.problem.isRefusal)
         }
+    }
+}
+
+extension PriceManager {
+    /// The store note of `profile`'s report card.
+    static func accuracyNote(_ profile: String) -> String { "forecast-accuracy/\(profile)" }
+
+    /// `profile`'s report card, read from the store the first time.
+    func accuracy(of profile: String) -> ForecastAccuracy {
+        if let card = accuracy[profile] { return card }
+        let card = ForecastAccuracy(restoring: note(Self.accuracyNote(profile)))
+        accuracy[profile] = card
+        return card
+    }
+
+    /// Scores, for every profile on the feed `key`, each of its providers' forecasts against the
+    /// slots of `fetched` the feed did not hold yet: the official prices that have just come for
+    /// hours a forecast covered. Each such slot is scored once; the cards keep 30 days. The work
+    /// goes in pieces of ``saveChunk`` slots, the event loop given way between them.
+    func scoreForecasts(on key: String, against fetched: [SeriesSlot]) async {
+        let scored = profileNames(on: key).filter { profiles[$0].map { !$0.forecastProvider.isEmpty } ?? false }
+        guard !scored.isEmpty, let held = feeds[key]?.slots else { return }
+        let first = calendar.day(containing: clock.now).adding(days: 1 - ForecastAccuracy.days)
+        var cards = Dictionary(uniqueKeysWithValues: scored.map { ($0, accuracy(of: $0)) })
+        var from = 0
+        while from < fetched.count {
+            if from > 0 { await EventLoop.giveWay() }
+            let piece = fetched[from..<min(from + Self.saveChunk, fetched.count)]
+            from += piece.count
+            EventLoop.doing("scoring forecasts") {
+                // Each slot looked up by bisection: a day of one-second slots against a week held is
+                // 86,400 look-ups, not 86,400 walks through the week.
+                let arrived = piece.filter {
+                    let span = DateInterval(start: $0.start, end: $0.end)
+                    return !Array(held.overlapping(span)).covers(span)
+                }
+                guard !arrived.isEmpty else { return }
+                for name in scored {
+                    guard let profile = profiles[name] else { continue }
+                    let thresholds = bases[name]?.basis.thresholds ?? (profile.colorMode == .absolute ? profile.thresholds : nil)
+                    for forecast in forecastKeys(of: profile).compactMap({ forecastFeeds[$0]?.slots }) where !forecast.isEmpty {
+                        cards[name]!.score(
+                            forecast: forecast, official: arrived, settings: profile, calendar: calendar, rates: rates,
+                            thresholds: thresholds)
+                    }
+                }
+            }
+        }
+        for name in scored {
+            guard var card = cards[name], profiles[name] != nil else { continue }
+            card.keep(from: first)
+            guard card != accuracy[name] else { continue }
+            accuracy[name] = card
+            saveNote(Self.accuracyNote(name), card.lines)
+            logScore(of: name, card)
+        }
+    }
+
+    /// Logs how the forecast of `profile`'s provider has fared.
+    private func logScore(of profile: String, _ card: ForecastAccuracy) {
+        guard let settings = profiles[profile] else { return }
+        let tally = card.tally(of: settings.forecastProvider)
+        guard let error = tally.meanAbsoluteError, let agreement = tally.bandAgreement else { return }
+        logger.info(
+            "\(describe(profile))\(settings.forecastProvider)'s forecast scored over \(tally.slots) slots in \(ForecastAccuracy.days) days: "
+                + "mean error \(DecimalFormat.string(error, decimals: 4)) \(settings.unit), bands agreed "
+                + "\(DecimalFormat.string(agreement * 100, decimals: 1)) %")
     }
 }

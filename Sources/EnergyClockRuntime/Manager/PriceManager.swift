@@ -54,6 +54,9 @@ public actor PriceManager {
     var fallbacks: [String: Fallback] = [:]
     /// The forecasts by store key: one per provider and zone that some profile names.
     var forecastFeeds: [String: ForecastFeed] = [:]
+    /// Each profile's report card of its forecast providers, by profile name; read from the store
+    /// on first use.
+    var accuracy: [String: ForecastAccuracy] = [:]
     var currentDay: LocalDay?
     /// Euro exchange rates by day, from the store and the ECB.
     var rates = ExchangeRates() {
@@ -195,6 +198,7 @@ public actor PriceManager {
             stale: (fallback == nil && feed?.stale == true) || (ratesStale && !convertedCurrencies(of: profile).isEmpty),
             updatedAt: fallback?.updatedAt ?? feed?.updatedAt)
         snapshot.profile = profile.name
+        if !settings.forecastProvider.isEmpty { snapshot.forecastAccuracy = accuracy(of: profile.name) }
         if !settings.jobs.isEmpty || planBooks[profile.name] != nil {
             let slots = snapshot.today + snapshot.tomorrow
             let allowance = planningAllowance(of: profile.name)
