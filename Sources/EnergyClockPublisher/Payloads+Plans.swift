@@ -13,7 +13,7 @@ extension Payloads {
         snapshot.plans.map { RetainedMessage(topic: topics.plan($0.name), payload: planObject($0, snapshot)) }
     }
 
-    /// `{"status","reason","active","start","end","next_start","window_start","window_end",
+    /// `{"status","reason","tentative","active","start","end","next_start","window_start","window_end",
     /// "mean_price","now_mean_price","window_mean_price","saving_vs_now","saving_vs_average","unit","slots"}`.
     package static func planObject(_ plan: Plan, _ snapshot: Snapshot) -> String {
         let calendar = snapshot.calendar
@@ -25,6 +25,7 @@ extension Payloads {
         w.beginObject()
         w.field("status", plan.status.rawValue)
         w.field("reason", plan.reason)
+        w.field("tentative", plan.tentative)
         w.field("active", plan.active)
         w.field("start", plan.start, in: calendar)
         w.field("end", plan.end, in: calendar)

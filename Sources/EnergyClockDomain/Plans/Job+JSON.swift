@@ -20,6 +20,10 @@ public struct JobPatch: Sendable, Hashable {
     public var repeats: Job.Repeat?
     /// When a `once` job was set (kept by the store).
     public var since: Date??
+    /// Whether it may be planned into the forecast.
+    public var useForecast: Bool?
+    /// Whether it may run in a forecast slot.
+    public var runOnForecast: Bool?
 
     /// The full form of `job`.
     public init(_ job: Job) {
@@ -31,10 +35,15 @@ public struct JobPatch: Sendable, Hashable {
         maxPrice = .some(job.maxPrice)
         repeats = job.repeats
         since = .some(job.since)
+        // Written only when on: a job that does not use the forecast reads as it always did.
+        useForecast = job.useForecast ? true : nil
+        runOnForecast = job.runOnForecast ? true : nil
     }
 
     /// The keys of a job's JSON object.
-    static let keys = ["duration", "contiguous", "min_block", "earliest", "deadline", "max_price", "repeat", "since"]
+    static let keys = [
+        "duration", "contiguous", "min_block", "earliest", "deadline", "max_price", "repeat", "since", "use_forecast", "run_on_forecast",
+    ]
 
     /// Reads and checks a job's JSON object; `field` (`jobs.<name>`) names it in errors.
     init(json value: JSONValue, field: String) throws(SettingsError) {
@@ -48,9 +57,10 @@ public struct JobPatch: Sendable, Hashable {
         }
         if let v = members["duration"] { duration = try Self.minutes(v, field: "\(field).duration", in: 1...Job.maxDuration) }
         if let v = members["min_block"] { minBlock = try Self.minutes(v, field: "\(field).min_block", in: 0...Job.maxDuration) }
-        if let v = members["contiguous"] {
-            guard case let .bool(flag) = v else { throw .wrongType(field: "\(field).contiguous", expected: "true or false", found: v.text) }
-            contiguous = flag
+        for (key, path) in [("contiguous", \JobPatch.contiguous), ("use_forecast", \.useForecast), ("run_on_forecast", \.runOnForecast)] {
+            guard let v = members[key] else { continue }
+            guard case let .bool(flag) = v else { throw .wrongType(field: "\(field).\(key)", expected: "true or false", found: v.text) }
+            self[keyPath: path] = flag
         }
         for (key, path) in [("earliest", \JobPatch.earliest), ("deadline", \JobPatch.deadline)] {
             switch members[key] {
@@ -108,6 +118,8 @@ public struct JobPatch: Sendable, Hashable {
         }
         if let maxPrice { next.maxPrice = maxPrice }
         if let repeats { next.repeats = repeats }
+        if let useForecast { next.useForecast = useForecast }
+        if let runOnForecast { next.runOnForecast = runOnForecast }
         // A changed once job is a new one: it is anchored again when committed.
         if let since { next.since = since } else if next != job { next.since = nil }
         return next
@@ -124,6 +136,8 @@ public struct JobPatch: Sendable, Hashable {
         if let maxPrice { w.field("max_price", maxPrice) }
         if let repeats { w.field("repeat", repeats.rawValue) }
         if let since, let instant = since { w.field("since", ISO8601.utc(instant)) }
+        if let useForecast { w.field("use_forecast", useForecast) }
+        if let runOnForecast { w.field("run_on_forecast", runOnForecast) }
         w.endObject()
     }
 }

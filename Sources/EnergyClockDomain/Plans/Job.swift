@@ -20,6 +20,11 @@ public struct Job: Sendable, Hashable {
     /// For a `once` job: when it was set, so that its window is the first to end after it.
     /// Filled in by the manager when the job is committed; nil for a daily job.
     public var since: Date?
+    /// Whether it may be planned into the profile's forecast beyond the official prices; a plan
+    /// that uses a forecast slot is `tentative`.
+    public var useForecast = false
+    /// Whether `active` may switch on in a forecast slot (one no official price covers yet).
+    public var runOnForecast = false
 
     /// Whether a job runs again each day.
     public enum Repeat: String, Sendable, CaseIterable {
@@ -75,6 +80,7 @@ public struct Job: Sendable, Hashable {
             return
                 "the duration (\(duration) minutes) is longer than its window \(ClockTime.text(window.earliest))–\(ClockTime.text(window.deadline)) (\(window.minutes) minutes)"
         }
+        if runOnForecast, !useForecast { return "run_on_forecast needs use_forecast" }
         if window == nil, repeats == .daily {
             return "a daily job needs a window: set earliest and deadline, or repeat: once to run once in the known prices"
         }

@@ -63,6 +63,9 @@ public struct Plan: Sendable, Hashable {
     public var active: Bool
     /// The next instant it switches on, if one is still to come.
     public var nextStart: Date?
+    /// Whether some chosen slot lies in the forecast beyond the official prices (a job with
+    /// `use_forecast`): the plan is made again when the official prices come.
+    public var tentative = false
 
     /// The first chosen instant.
     public var start: Date? { slots.first?.start }

@@ -85,25 +85,32 @@ public struct PlanBook: Sendable {
 
     /// The plans of `jobs` at `now`, by name in name order, from `slots` (the profile's priced
     /// slots in time order) whose prices are published up to `knownUntil`; the jobs take what
-    /// they cost from `allowance` in that order.
+    /// they cost from `allowance` in that order. A job with `use_forecast` may also choose from
+    /// `forecast`, the priced forecast slots from where `slots` end.
     public mutating func plans(
         _ jobs: [String: Job], slots: [PricedSlot], knownUntil: Date?, now: Date, calendar: LocalCalendar,
-        allowance: Allowance = .profile
+        allowance: Allowance = .profile, forecast: [PricedSlot] = []
     ) -> [Plan] {
         for name in kept.keys where jobs[name] == nil {
             if kept[name]?.started.isEmpty == false { startedChanged = true }
             kept[name] = nil
         }
         var left = allowance
+        let tail = forecast.drop { $0.slot.start < (slots.last?.slot.end ?? .distantPast) }
+        let extended = tail.isEmpty ? slots : slots + tail
         let plans = jobs.sorted { $0.key < $1.key }.map { name, job in
-            plan(name, job, slots: slots, knownUntil: knownUntil, now: now, calendar: calendar, left: &left)
+            let ahead = job.useForecast && !tail.isEmpty
+            return plan(
+                name, job, slots: ahead ? extended : slots, knownUntil: ahead ? tail.last?.slot.end : knownUntil,
+                officialUntil: knownUntil, now: now, calendar: calendar, left: &left)
         }
         steps = allowance.steps - left.steps
         return plans
     }
 
     private mutating func plan(
-        _ name: String, _ job: Job, slots: [PricedSlot], knownUntil: Date?, now: Date, calendar: LocalCalendar, left: inout Allowance
+        _ name: String, _ job: Job, slots: [PricedSlot], knownUntil: Date?, officialUntil: Date?, now: Date, calendar: LocalCalendar,
+        left: inout Allowance
     ) -> Plan {
         let window = job.occurrence(at: now, calendar: calendar, knownUntil: knownUntil)
         let memory = kept[name].flatMap { $0.job == job && $0.window.start == window.start ? $0 : nil }
@@ -133,7 +140,7 @@ public struct PlanBook: Sendable {
             result.slots = held
             result.status = .done
             if held.isEmpty { result.reason = "its window ended before it could run" }
-            return finish(result, name, job, now, memory, slots, choice)
+            return finish(result, name, job, now, memory, slots, choice, officialUntil: officialUntil)
         }
         let need = max(0, count - held.reduce(0) { $0 + grid.units(in: $1.duration) })
         var chosen: [Plan.Slot] = []
@@ -158,6 +165,7 @@ public struct PlanBook: Sendable {
             }
         }
         result.slots = held + chosen
+        result.tentative = result.slots.contains { $0.end > (officialUntil ?? .distantPast) }
         if result.status == .planned {
             if let end = result.slots.last?.end, now >= end {
                 result.status = .done
@@ -168,18 +176,23 @@ public struct PlanBook: Sendable {
                 result.status = .waiting
                 result.reason =
                     "planned on the prices known up to \(ISO8601.local(knownUntil ?? now, in: calendar)); planned again when more are published"
+            } else if result.tentative {
+                result.reason =
+                    "planned on a forecast of the prices after \(ISO8601.local(officialUntil ?? now, in: calendar)); planned again when they are published"
             }
         }
-        return finish(result, name, job, now, memory, slots, choice)
+        return finish(result, name, job, now, memory, slots, choice, officialUntil: officialUntil)
     }
 
     /// Fills in what follows from the chosen slots, and keeps the plan for next time.
     private mutating func finish(
-        _ plan: Plan, _ name: String, _ job: Job, _ now: Date, _ memory: Kept?, _ slots: [PricedSlot], _ choice: Choice
+        _ plan: Plan, _ name: String, _ job: Job, _ now: Date, _ memory: Kept?, _ slots: [PricedSlot], _ choice: Choice,
+        officialUntil: Date?
     ) -> Plan {
         var plan = plan
         plan.meanPrice = Self.mean(plan.slots.lazy.map { ($0.price, $0.duration) })
-        plan.active = plan.slots.contains { $0.contains(now) }
+        // Never on in a slot only a forecast prices, unless the job asks for it.
+        plan.active = plan.slots.contains { $0.contains(now) } && (job.runOnForecast || now < (officialUntil ?? .distantPast))
         plan.nextStart = plan.slots.indices.first { i in
             plan.slots[i].start > now && (i == 0 || plan.slots[i - 1].end != plan.slots[i].start)
         }.map { plan.slots[$0].start }

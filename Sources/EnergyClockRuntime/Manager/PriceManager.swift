@@ -204,7 +204,8 @@ public actor PriceManager {
             let allowance = planningAllowance(of: profile.name)
             snapshot.plans = EventLoop.doing("planning jobs") {
                 planBooks[profile.name, default: PlanBook()].plans(
-                    settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar, allowance: allowance)
+                    settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar, allowance: allowance,
+                    forecast: snapshot.forecast)
             }
         }
         return snapshot
