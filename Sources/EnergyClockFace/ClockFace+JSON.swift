@@ -19,6 +19,12 @@ extension ClockFace {
             for part in sector.parts { w.string(part?.rawValue) }
             w.endArray()
             w.field("current", sector.isCurrent)
+            if sector.forecast.contains(true) {
+                w.key("forecast")
+                w.beginArray()
+                for flag in sector.forecast { w.bool(flag) }
+                w.endArray()
+            }
             w.endObject()
         }
         w.endArray()
@@ -44,6 +50,7 @@ extension ClockFace {
         w.field("source", source)
         w.field("stale", stale)
         w.field("caption", caption)
+        if let forecastProvider { w.field("forecast_provider", forecastProvider) }
         w.endObject()
         return w.output
     }
@@ -59,10 +66,11 @@ extension ClockFace {
             guard case let .object(s) = item, case let .string(label)? = s["label"], case let .number(start)? = s["start"],
                 case let .number(end)? = s["end"], case let .array(parts)? = s["parts"], case let .bool(current)? = s["current"]
             else { return nil }
-            sectors.append(
-                Sector(
-                    label: label, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end),
-                    parts: parts.map { if case let .string(name) = $0 { Band(rawValue: name) } else { nil } }, isCurrent: current))
+            var sector = Sector(
+                label: label, start: Date(timeIntervalSince1970: start), end: Date(timeIntervalSince1970: end),
+                parts: parts.map { if case let .string(name) = $0 { Band(rawValue: name) } else { nil } }, isCurrent: current)
+            if case let .array(flags)? = s["forecast"], flags.count == parts.count { sector.forecast = flags.map { $0 == .bool(true) } }
+            sectors.append(sector)
         }
         var palette: [Band: RGBColor] = [:]
         for band in Band.allCases { if case let .string(hex)? = colors[band.rawValue] { palette[band] = RGBColor(hex: hex) } }
@@ -78,5 +86,6 @@ extension ClockFace {
             palette: palette, source: source, stale: stale,
             caption: { if case let .string(text)? = root["caption"] { text } else { nil } }())
         negativeBand = root["negative_band"] == .bool(true)
+        if case let .string(provider)? = root["forecast_provider"] { forecastProvider = provider }
     }
 }

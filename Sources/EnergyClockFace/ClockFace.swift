@@ -18,6 +18,11 @@ public struct ClockFace: Sendable, Equatable {
         public var parts: [Band?]
         /// Now falls in this hour.
         public var isCurrent: Bool
+        /// Which of ``parts`` come from a forecast, not an official price: drawn paler.
+        public var forecast: [Bool] = []
+
+        /// Whether part `index` comes from a forecast.
+        public func isForecast(_ index: Int) -> Bool { index < forecast.count && forecast[index] }
     }
 
     /// The day shown.
@@ -43,6 +48,8 @@ public struct ClockFace: Sendable, Equatable {
     /// What the middle says when the face has no hand: `tomorrow`, or the weekday of a day drawn
     /// for the record.
     public var caption: String?
+    /// The provider of the forecast some parts show, for the legend; nil when every part is official.
+    public var forecastProvider: String?
 
     /// A face from its parts.
     public init(
@@ -70,7 +77,10 @@ public struct ClockFace: Sendable, Equatable {
         day = tomorrow ? today.adding(days: 1) : today
         let now = !tomorrow && showsNow
         let span = calendar.interval(of: day)
-        let slots = tomorrow ? snapshot.tomorrow : snapshot.today
+        // The official slots of the day, and the forecast where none is (it never overlaps them).
+        let official = tomorrow ? snapshot.tomorrow : snapshot.today
+        let predicted = snapshot.forecast.filter { $0.slot.start >= span.start && $0.slot.start < span.end }
+        let slots = (official + predicted).sorted { $0.slot.start < $1.slot.start }
         let hours = Int((span.duration / 3600).rounded())
         sectors = (0..<hours).map { index in
             let start = span.start.addingTimeInterval(Double(index) * 3600)
@@ -80,16 +90,23 @@ public struct ClockFace: Sendable, Equatable {
             let shortest = inside.map(\.slot.duration).min() ?? 3600
             let count = max(1, min(4, Int((3600 / shortest).rounded())))
             var parts = [Band?](repeating: nil, count: count)
+            var forecast = [Bool](repeating: false, count: count)
             for slot in inside {
                 let first = Int((slot.slot.start.timeIntervalSince(start) / 3600 * Double(count)).rounded(.down))
                 let last = Int((slot.slot.end.timeIntervalSince(start) / 3600 * Double(count)).rounded(.up))
-                for part in max(0, first)..<min(count, max(first + 1, last)) { parts[part] = slot.band }
+                for part in max(0, first)..<min(count, max(first + 1, last)) {
+                    parts[part] = slot.band
+                    forecast[part] = !slot.slot.provenance.isOfficial
+                }
             }
             let hour = calendar.wallClock(at: start).second / 3600
-            return Sector(
+            var sector = Sector(
                 label: (hour < 10 ? "0" : "") + String(hour), start: start, end: end, parts: parts,
                 isCurrent: now && snapshot.now >= start && snapshot.now < end)
+            if forecast.contains(true) { sector.forecast = forecast }
+            return sector
         }
+        forecastProvider = predicted.isEmpty ? nil : predicted[0].slot.provenance.source.description
         hand = now ? snapshot.now.timeIntervalSince(span.start) / span.duration : nil
         price = now ? snapshot.current?.price : nil
         band = now ? snapshot.current?.band : nil
@@ -100,10 +117,14 @@ public struct ClockFace: Sendable, Equatable {
         source = snapshot.source
         stale = snapshot.stale
         caption = tomorrow ? "tomorrow" : (showsNow ? nil : Self.weekdays[day.weekday])
+        if forecastProvider != nil, official.isEmpty, hand == nil { caption = (caption.map { $0 + " " } ?? "") + "(forecast)" }
     }
 
     /// Weekday names, Monday first, as `LocalDay.weekday` counts.
     static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+    /// What the legend says of the paler parts: `pale: forecast (<provider>)`; nil without any.
+    public var forecastNote: String? { forecastProvider.map { "pale: forecast (\($0))" } }
 
     /// The legend: `< 0` for negative when that band is on, `≤ 0.1` for green, yellow and
     /// orange, `> 0.3` for red.

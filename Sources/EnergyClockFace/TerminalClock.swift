@@ -40,6 +40,7 @@ public struct TerminalClock: Sendable {
         var grid = Grid(width: Self.width, height: Self.height)
         let title =
             "energyclock \(face.day) \u{00B7} \(face.source.isEmpty ? "no source" : face.source) \u{00B7} \(face.unit)"
+            + (face.forecastProvider.map { " \u{00B7} forecast by \($0)" } ?? "")
             + (face.stale ? " \u{00B7} STALE: the last fetch failed" : "")
         grid.put(title, row: 0, column: 0)
 
@@ -51,8 +52,11 @@ public struct TerminalClock: Sendable {
             let blockX = Int((centerX + 25 * sin(angle) - 2).rounded())
             let blockY = Int((centerY - 8.4 * cos(angle)).rounded())
             for cell in 0..<4 {
-                let band = sector.parts[cell * sector.parts.count / 4]
-                grid.put(cell: Cell(text: symbol(band), band: band, bold: sector.isCurrent), row: blockY, column: blockX + cell)
+                let part = cell * sector.parts.count / 4
+                let band = sector.parts[part]
+                grid.put(
+                    cell: Cell(text: symbol(band, forecast: sector.isForecast(part)), band: band, bold: sector.isCurrent), row: blockY,
+                    column: blockX + cell)
             }
             let labelX = Int((centerX + 32 * sin(angle)).rounded())
             let labelY = Int((centerY - 10 * cos(angle)).rounded())
@@ -89,16 +93,19 @@ public struct TerminalClock: Sendable {
             column += 2 + text.count + 3
         }
         grid.put(face.unit, row: 22, column: column)
-        let key = "each hour is 4 cells, one per quarter-hour when known; \u{00B7} no price"
+        let note = face.forecastProvider == nil ? "" : "; \u{2592} forecast"
+        let key = "each hour is 4 cells, one per quarter-hour when known; \u{00B7} no price" + note
         grid.put(key, row: 23, column: 0)
         return grid.lines(colors: colors, palette: face.palette).joined(separator: "\n")
     }
 
     private func letter(_ band: Band) -> String { String(band.rawValue.prefix(1)).uppercased() }
 
-    private func symbol(_ band: Band?) -> String {
+    /// A part's cell: a full block, or a shaded one for a forecast; in letters, lower case for a forecast.
+    private func symbol(_ band: Band?, forecast: Bool = false) -> String {
         guard let band else { return "\u{00B7}" }
-        return colors == .letters ? letter(band) : "\u{2588}"
+        if colors == .letters { return forecast ? letter(band).lowercased() : letter(band) }
+        return forecast ? "\u{2592}" : "\u{2588}"
     }
 
     /// One character cell: its text, and the band that colours it.

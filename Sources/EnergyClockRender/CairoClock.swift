@@ -108,7 +108,8 @@ public enum CairoClock {
                 cairo_arc(cr, center.x, center.y, outer, from, to)
                 cairo_arc_negative(cr, center.x, center.y, inner, to, from)
                 cairo_close_path(cr)
-                color(band.flatMap { face.palette[$0] } ?? unknown)
+                // A forecast part is paler: its colour over the background at 40 %.
+                color(band.flatMap { face.palette[$0] } ?? unknown, alpha: sector.isForecast(part) ? 0.4 : 1)
                 cairo_fill(cr)
             }
         }
@@ -203,6 +204,7 @@ public enum CairoClock {
             color(dimText)
             font(11)
             write(face.unit, x: size - 16, y: size - 36, anchor: 1)
+            if let note = face.forecastNote { write(note, x: 16, y: size - 36, anchor: 0) }
         }
     }
 }

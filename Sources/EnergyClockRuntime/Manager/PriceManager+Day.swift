@@ -4,7 +4,9 @@ import EnergyClockStore
 import FoundationEssentials
 
 extension PriceManager {
-    /// Any day's prices, from the cache or else the source, banded under the current settings.
+    /// Any day's prices, from the cache or else the source, banded under the current settings,
+    /// with the profile's forecast where no official price is (from the cache while it is current,
+    /// else asked for once): a day beyond the auction shows the forecast alone.
     ///
     /// `source` picks another source than the chosen one. Missing history for relative
     /// thresholds is fetched one day at a time. The snapshot's "today" is `day`, and its "now" the
@@ -43,10 +45,18 @@ extension PriceManager {
                 break
             }
         }
+        var forecast: [SeriesSlot] = []
+        if !chosen.forecastProvider.isEmpty, let named = profiles.all.first(where: { $0.name == profile }) {
+            reconcileForecasts()
+            for key in forecastKeys(of: chosen) where forecastFeeds[key]?.isCurrent(at: clock.now) != true {
+                await refresh(forecast: key)
+            }
+            forecast = shownForecast(of: named)
+        }
         let updated = try? store.lastSuccess(source: key)
         let now = calendar.day(containing: clock.now) == day ? clock.now : calendar.start(of: day)
         var snapshot = Snapshot.derive(
-            now: now, calendar: calendar, settings: chosen, slots: held,
+            now: now, calendar: calendar, settings: chosen, slots: held, forecast: forecast,
             source: source.id, stale: failed, updatedAt: updated ?? nil, rates: rates)
         snapshot.profile = profile
         return snapshot
