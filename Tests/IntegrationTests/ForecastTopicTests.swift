@@ -1,6 +1,7 @@
 import EnergyClockDomain
 import EnergyClockPublisher
 import EnergyClockSources
+import EnergyClockSupport
 import EnergyClockTesting
 import Foundation
 import Synchronization
@@ -82,6 +83,64 @@ import Testing
         #expect(abs((scored["24-48h"]?["bias"] as? Double ?? 0) - 0.052721) < 1e-6)
         let agreed = (scored["0-24h"]?["band_agreement"] as? Double ?? 0) * 9 + (scored["24-48h"]?["band_agreement"] as? Double ?? 0) * 14
         #expect(abs(agreed - 4) < 0.01)
+        await live.stop()
+        await harness.stop()
+    }
+
+    @Test func aRecordedFinnishForecastIsScoredAgainstTheDayTheMarketThenPublished() async throws {
+        // The realised prices of the recording as the custom source's list, market prices without
+        // Finland's 24 % VAT: 21 August (Helsinki) at first, 22 August once published.
+        let csv = String(decoding: fixture("forecasts/nordpool-predict-fi_actuals_2024-08-18T21Z_2024-08-27T19Z.csv"), as: UTF8.self)
+        let rows = csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        func list(until end: Date) -> [UInt8] {
+            let items = rows.compactMap { row -> String? in
+                let start = at(String(row[0]).replacingOccurrences(of: " ", with: "T"))
+                guard start >= at("2024-08-20T21:00:00Z"), start < end, let cents = Double(row[11]) else { return nil }
+                return #"{"start":\#(Int(start.timeIntervalSince1970)),"price":\#(cents / 100 / 1.24)}"#
+            }
+            return Array(("[" + items.joined(separator: ",") + "]").utf8)
+        }
+        let (firstDay, bothDays) = (list(until: at("2024-08-21T21:00:00Z")), list(until: at("2024-08-22T21:00:00Z")))
+        let published = Atomic<Bool>(false)
+        let http = try TestHTTPServer { request in
+            if request.contains("prices.json") { return .json(published.load(ordering: .relaxed) ? bothDays : firstDay) }
+            // nordpool-predict-fi's file, as committed on 20 August 2024 at 18:01 UTC.
+            return .json(fixture("forecasts/nordpool-predict-fi_prediction-2024-08-20T18-01-12Z.json"))
+        }
+        let broker = try await TestBroker.start()
+        let helsinki = LocalCalendar(identifier: "Europe/Helsinki")!
+        let clock = ManualClock(start: at("2024-08-21T12:00:00+03:00"))
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: clock,
+            settings: [
+                .source: .text("custom"), .customURL: .text(http.baseURL.absoluteString + "/prices.json"), .zone: .text("FI"),
+                .vatPercent: .number(24), .greenMax: .number(0.02), .yellowMax: .number(0.04), .orangeMax: .number(0.08),
+                .forecastProvider: .text("nordpool-predict-fi"),
+            ], allowRemoteURL: true, calendar: helsinki)
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        #expect(
+            await live.wait(for: "energyclock/prices/forecast") { (try? Self.entries($0).count) == 95 } != nil,
+            "the forecast's hours after the official day: \(live.last("energyclock/prices/forecast")?.prefix(200) ?? "none")")
+
+        // 13:00: the market publishes 22 August; its 24 hours are scored. Worked out apart from the
+        // code: each hour's forecast and realised c/kWh ÷ 100, six decimals; fetched at 09:00Z, so
+        // the hours from 21:00Z to 08:00Z are within a day and the next twelve in 24-48 h; bands
+        // under 0.02, 0.04 and 0.08.
+        published.store(true, ordering: .relaxed)
+        #expect(await harness.advance(until: { (try? Self.entries(live.last("energyclock/prices/tomorrow") ?? "").count) == 24 }))
+        let card = try #require(
+            object(
+                await live.wait(for: "energyclock/forecast/accuracy") { object($0)?["slots"] as? Int == 24 }),
+            "\(live.last("energyclock/forecast/accuracy") ?? "none")")
+        let horizons = try #require((card["providers"] as? [String: Any])?["nordpool-predict-fi"] as? [String: [String: Any]])
+        #expect(horizons["0-24h"]?["slots"] as? Int == 12)
+        #expect(abs((horizons["0-24h"]?["mae"] as? Double ?? 0) - 0.0112655) < 1e-6)
+        #expect(abs((horizons["0-24h"]?["bias"] as? Double ?? 0) - 0.0110825) < 1e-6)
+        #expect(horizons["0-24h"]?["band_agreement"] as? Double == 0.75)
+        #expect(horizons["24-48h"]?["slots"] as? Int == 12)
+        #expect(abs((horizons["24-48h"]?["mae"] as? Double ?? 0) - 0.004567583) < 1e-6)
+        #expect(horizons["24-48h"]?["band_agreement"] as? Double == 1)
+        #expect(horizons["48-96h"]?["slots"] as? Int == 0)
         await live.stop()
         await harness.stop()
     }

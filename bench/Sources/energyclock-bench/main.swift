@@ -164,6 +164,26 @@ func core(fixture: String) throws {
         measure(runs: 100) {
             _ = patches.reduce(Settings.defaults) { (try? $0.merged($1)) ?? $0 }
         })
+    // The report card: a day of official quarter hours scored against a week of forecast quarter
+    // hours, as when tomorrow's prices come for a profile with a forecast provider.
+    let forecastStart = calendar.start(of: today)
+    let weekAhead = (0..<(7 * 96)).map { i in
+        let from = forecastStart.addingTimeInterval(Double(i) * 900)
+        return SeriesSlot(
+            start: from, end: from.addingTimeInterval(900), value: 0.06 + Double(i % 96) / 2000,
+            provenance: .forecast("epex-predictor", issued: forecastStart.addingTimeInterval(-3600)))
+    }
+    let published = Array(slots.filter { $0.start >= calendar.start(of: today.adding(days: 1)) }.prefix(96)).stamped(
+        .official("energyzero"))
+    report(
+        "score a day of quarter hours against a week's forecast",
+        measure(runs: 200) {
+            var card = ForecastAccuracy()
+            card.score(
+                forecast: weekAhead, official: published, settings: Settings.defaults, calendar: calendar, rates: ExchangeRates(),
+                thresholds: Settings.defaults.thresholds)
+        })
+
     // Written for the store, the settings topic and each answer of a change.
     report("settings as JSON, 100 times", measure(runs: 100) { for _ in 0..<100 { _ = Settings.defaults.json } })
 }

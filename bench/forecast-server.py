@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""A loopback energypriceforecast.eu for the forecast benchmark: for any country, a week of
+quarter-hour forecast entries from the current quarter hour on, prices varying through the day.
+
+    bench/forecast-server.py PORT
+"""
+import datetime
+import http.server
+import json
+import sys
+
+port = int(sys.argv[1])
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        now = datetime.datetime.now(datetime.timezone.utc).replace(second=0, microsecond=0)
+        start = now - datetime.timedelta(minutes=now.minute % 15)
+        entries = []
+        for i in range(7 * 96):
+            t = start + datetime.timedelta(minutes=15 * i)
+            value = round(0.06 + 0.05 * ((t.hour * 4 + t.minute // 15) % 96) / 96 + 0.001 * (i % 7), 5)
+            entries.append({"start": t.strftime("%Y-%m-%dT%H:%M:%SZ"), "end": (t + datetime.timedelta(minutes=15)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                            "value": value, "source": "forecast"})
+        body = json.dumps({"currency": "EUR", "unit": "EUR/kWh", "entries": entries, "meta": {"api_key_state": "missing"}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
