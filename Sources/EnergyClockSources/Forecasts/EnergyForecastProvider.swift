@@ -67,19 +67,7 @@ public struct EnergyForecastProvider: ForecastProvider {
     public static func parse(_ body: [UInt8], issued: Date) throws(SourceError) -> [SeriesSlot] {
         let answer = ForecastAnswer(provider: "energyforecast")
         guard case let .array(entries) = try answer.json(body) else { throw answer.fail("not a JSON array") }
-        var points: [PricePoint] = []
-        for (index, entry) in entries.enumerated() {
-            guard case let .object(fields) = entry else { throw answer.fail("entry \(index) is not an object") }
-            switch fields["price_origin"] {
-            case .string("market"): continue
-            case .string("forecast"): break
-            default: throw answer.fail("entry \(index) is neither market nor forecast")
-            }
-            let start = try answer.instant(fields["start"], "entry \(index)'s start")
-            let end = try answer.instant(fields["end"], "entry \(index)'s end")
-            let price = try answer.number(fields["price"], "entry \(index)'s price", limit: Array.priceLimit)
-            points.append(PricePoint(start: start, end: end, price: price))
-        }
-        return try points.forecast(by: answer.provider, issued: issued)
+        return try answer.forecastPoints(entries, path: "", origin: "price_origin", published: "market", value: "price")
+            .forecast(by: answer.provider, issued: issued)
     }
 }

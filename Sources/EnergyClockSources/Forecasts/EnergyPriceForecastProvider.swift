@@ -80,19 +80,7 @@ public struct EnergyPriceForecastProvider: ForecastProvider {
             throw SourceError(
                 source: answer.provider, problem: .credentialsRefused(status: 200, reason: "the key was refused (\(Quote.clip(state)))"))
         }
-        var points: [PricePoint] = []
-        for (index, entry) in entries.enumerated() {
-            guard case let .object(fields) = entry else { throw answer.fail("entries[\(index)] is not an object") }
-            switch fields["source"] {
-            case .string("day_ahead"): continue
-            case .string("forecast"): break
-            default: throw answer.fail("entries[\(index)] is neither day_ahead nor forecast")
-            }
-            let start = try answer.instant(fields["start"], "entries[\(index)].start")
-            let end = try answer.instant(fields["end"], "entries[\(index)].end")
-            let value = try answer.number(fields["value"], "entries[\(index)].value", limit: Array.priceLimit)
-            points.append(PricePoint(start: start, end: end, price: value))
-        }
-        return try points.forecast(by: answer.provider, issued: issued)
+        return try answer.forecastPoints(entries, path: "entries", origin: "source", published: "day_ahead", value: "value")
+            .forecast(by: answer.provider, issued: issued)
     }
 }

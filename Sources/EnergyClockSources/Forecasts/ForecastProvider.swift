@@ -63,6 +63,29 @@ struct ForecastAnswer {
         return instant
     }
 
+    /// The forecast among `entries`: objects with `start` and `end` times and a price in EUR/kWh
+    /// under `value`, each marked under `origin` as `published` (left out: the source has it) or
+    /// `forecast`. `path` names the list in errors: `entries[3].start is not a time`.
+    func forecastPoints(
+        _ entries: [JSONValue], path: String, origin: String, published: String, value: String
+    ) throws(SourceError) -> [PricePoint] {
+        var points: [PricePoint] = []
+        for (index, entry) in entries.enumerated() {
+            let name = "\(path)[\(index)]"
+            guard case let .object(fields) = entry else { throw fail("\(name) is not an object") }
+            switch fields[origin] {
+            case .string(published): continue
+            case .string("forecast"): break
+            default: throw fail("\(name).\(origin) is neither \(published) nor forecast")
+            }
+            let start = try instant(fields["start"], "\(name).start")
+            let end = try instant(fields["end"], "\(name).end")
+            let price = try number(fields[value], "\(name).\(value)", limit: Array.priceLimit)
+            points.append(PricePoint(start: start, end: end, price: price))
+        }
+        return points
+    }
+
     /// The finite number `value`, at most `limit` in size.
     func number(_ value: JSONValue?, _ name: String, limit: Double) throws(SourceError) -> Double {
         guard case let .number(number)? = value, let bounded = Bounded.number(number, in: -limit...limit) else {
