@@ -78,16 +78,23 @@ faked() {
 }
 # round NAME QUARTER: the daemon and EMHASS moved ahead to the middle of the first (QUARTER 1) or
 # the second half (3) of a step; every forecast topic called.
-round() {
-    local name="$1" step_seconds=$((step_minutes * 60))
+# A loopback energypriceforecast.eu with a week of quarter hours, for the round with the forecast.
+forecasts="$(free_port)"
+python3 bench/forecast-server.py "$forecasts" &
+pids+=($!)
+listening "$forecasts" || fail "the forecast server did not listen on $forecasts"
+
+round() { # NAME QUARTER [EXTRA SETTINGS]: the daemon and EMHASS moved to QUARTER quarters into a step
+    local name="$1" step_seconds=$((step_minutes * 60)) extra="${3:-}"
     local into=$(($(date +%s) % step_seconds + 5))
     local offset=$(((($2 * step_seconds / 4 - into) % step_seconds + step_seconds) % step_seconds))
     local dir="$work/$name"
     mkdir -p "$dir/data"
     step "$name: now is $(faked "$offset" date '+%H:%M:%S %Z')"
     faked "$offset" "$bin" run --mqtt-host "127.0.0.1:$port" --state-dir "$dir/state" \
-        --settings '{"source":"custom","resolution":"native","forecast_step":'$step_minutes',"profiles":{"export":{"kind":"export"}}}' \
-        --custom-url "file://$work/prices.json" --ha-discovery false --clock-image=false --timezone Europe/Amsterdam \
+        --settings '{"source":"custom","resolution":"native","forecast_step":'$step_minutes$extra',"profiles":{"export":{"kind":"export"}}}' \
+        --custom-url "file://$work/prices.json" --energypriceforecast-url "http://127.0.0.1:$forecasts" \
+        --ha-discovery false --clock-image=false --timezone Europe/Amsterdam \
         >"$work/daemon-$name.log" 2>&1 &
     local daemon=$!
     pids+=("$daemon")
@@ -128,4 +135,6 @@ END
 
 round first-half 1
 round second-half 3
+# With the forecast beyond the official prices: a week of steps in every call.
+round forecast-tail 1 ',"forecast_provider":"energypriceforecast","forecast_tail":true'
 echo "test-emhass: all passed"
