@@ -47,9 +47,17 @@ struct ForecastFeed {
         nextFetch = now.addingTimeInterval(pause)
     }
 
-    /// Whether its forecast may be shown at `now`: issued within ``shownFor``.
-    func isCurrent(at now: Date) -> Bool {
-        guard case let .forecast(issued)? = slots.first?.provenance.kind else { return false }
-        return now.timeIntervalSince(issued) <= Self.shownFor
+    /// What of a forecast is kept at `now`: from two days ago (the hours it may still be scored
+    /// on) to a week ahead.
+    static func heldWindow(at now: Date) -> DateInterval {
+        DateInterval(start: now.addingTimeInterval(-2 * 86_400), end: now.addingTimeInterval(SlotWindow.daysAhead * 86_400))
     }
+
+    /// When its forecast was issued; nil without one.
+    var issued: Date? {
+        if case let .forecast(issued)? = slots.first?.provenance.kind { issued } else { nil }
+    }
+
+    /// Whether its forecast may be shown at `now`: issued within ``shownFor``.
+    func isCurrent(at now: Date) -> Bool { issued.map { now.timeIntervalSince($0) <= Self.shownFor } ?? false }
 }

@@ -110,14 +110,22 @@ extension PriceManager {
     /// a large answer takes milliseconds to read. A shutdown does not wait for it (``Abandonable``).
     func fetch(day: LocalDay, from source: any PriceSource, settings: Settings) async throws(SourceError) -> [SeriesSlot] {
         let calendar = calendar
-        let stopped = SourceError(source: source.id, problem: .transport("stopped: the daemon is shutting down"))
-        let slots = try await Abandonable.value(on: fetchExecutor, ifCancelled: stopped) { () async throws(SourceError) in
+        let slots = try await onSourcesThread(for: source.id) { () async throws(SourceError) in
             try await source.fetch(day: day, calendar: calendar, settings: settings)
         }
         var window = SlotWindow.around(clock.now)
         window.earliest = min(window.earliest, calendar.start(of: day.adding(days: -1)))
         window.latest = max(window.latest, calendar.start(of: day.adding(days: 2)))
         return try slots.validated(from: source.id, within: window).stamped(.official(source.id))
+    }
+
+    /// `work` for the source or provider `id` (a fetch and its parse) on the sources' worker
+    /// thread, never on the event loop; a shutdown does not wait for it (``Abandonable``).
+    func onSourcesThread<Value: Sendable>(
+        for id: String, _ work: @escaping @Sendable () async throws(SourceError) -> Value
+    ) async throws(SourceError) -> Value {
+        let stopped = SourceError(source: id, problem: .transport("stopped: the daemon is shutting down"))
+        return try await Abandonable.value(on: fetchExecutor, ifCancelled: stopped, work)
     }
 
     /// Today's slots with their neighbours, and tomorrow's when they are due and not in that answer.

@@ -5,12 +5,17 @@ import FoundationEssentials
 import Platform
 
 extension PriceManager {
-    /// The store keys of the forecasts `settings` name, in order: the `forecast_provider`'s, then
-    /// each of its `forecast_fallbacks`.
-    func forecastKeys(of settings: Settings) -> [String] {
+    /// The providers `settings` name with the store keys of their forecasts, in order: the
+    /// `forecast_provider`, then each of its `forecast_fallbacks`.
+    func forecastProviders(of settings: Settings) -> [(provider: String, key: String)] {
         guard !settings.forecastProvider.isEmpty else { return [] }
-        return ([settings.forecastProvider] + settings.forecastFallbacks).compactMap { catalog.forecast($0)?.cacheKey(for: settings) }
+        return ([settings.forecastProvider] + settings.forecastFallbacks).compactMap { id in
+            catalog.forecast(id).map { (id, $0.cacheKey(for: settings)) }
+        }
     }
+
+    /// The store keys of the forecasts `settings` name, in order (``forecastProviders(of:)``).
+    func forecastKeys(of settings: Settings) -> [String] { forecastProviders(of: settings).map(\.key) }
 
     /// Makes the forecast feeds match the profiles: one for every provider and zone some profile
     /// names, loaded from the cache; none for those no profile names any more. A cached forecast
@@ -20,10 +25,8 @@ extension PriceManager {
     func reconcileForecasts() -> Bool {
         var wanted: [String: (provider: String, settings: Settings)] = [:]
         for profile in profiles.all {
-            for id in [profile.settings.forecastProvider] + profile.settings.forecastFallbacks where !id.isEmpty {
-                guard let provider = catalog.forecast(id) else { continue }
-                let key = provider.cacheKey(for: profile.settings)
-                if wanted[key] == nil { wanted[key] = (id, profile.settings) }
+            for (provider, key) in forecastProviders(of: profile.settings) where wanted[key] == nil {
+                wanted[key] = (provider, profile.settings)
             }
         }
         var changed = false
@@ -38,8 +41,8 @@ extension PriceManager {
                 continue
             }
             var feed = ForecastFeed(key: key, provider: entry.provider, settings: entry.settings)
-            feed.slots = cached(key, historyDays: 0, window: DateInterval(start: now.addingTimeInterval(-2 * 86_400), duration: 9 * 86_400))
-            if feed.isCurrent(at: now), case let .forecast(issued)? = feed.slots.first?.provenance.kind {
+            feed.slots = cached(key, historyDays: 0, window: ForecastFeed.heldWindow(at: now))
+            if feed.isCurrent(at: now), let issued = feed.issued {
                 feed.failing = false
                 feed.nextFetch = issued.addingTimeInterval(ForecastFeed.interval)
             }
@@ -97,14 +100,12 @@ extension PriceManager {
         guard let feed = forecastFeeds[key], let provider = catalog.forecast(feed.provider) else { return }
         let started = clock.now
         let settings = feed.settings
-        let stopped = SourceError(source: provider.id, problem: .transport("stopped: the daemon is shutting down"))
         do {
-            let slots = try await Abandonable.value(on: fetchExecutor, ifCancelled: stopped) { () async throws(SourceError) in
+            let slots = try await onSourcesThread(for: provider.id) { () async throws(SourceError) in
                 try await provider.fetch(settings: settings, now: started)
             }
-            let held = slots.filter {
-                $0.start >= started.addingTimeInterval(-2 * 86_400) && $0.end <= started.addingTimeInterval(SlotWindow.daysAhead * 86_400)
-            }
+            let window = ForecastFeed.heldWindow(at: started)
+            let held = slots.filter { $0.start >= window.start && $0.end <= window.end }
             let now = clock.now
             do {
                 try EventLoop.doing("saving a forecast") { () throws(StoreError) in

@@ -2,7 +2,6 @@ import EnergyClockDomain
 import EnergyClockSources
 import EnergyClockStore
 import FoundationEssentials
-import Platform
 
 extension PriceManager {
     /// Days the ECB's daily file may be older than today: weekends and TARGET holidays leave gaps
@@ -41,10 +40,7 @@ extension PriceManager {
         guard convertsCurrency, let feed = catalog.rateFeed, ratesSchedule.isDue(at: now, latest: rates.latestDay) else { return false }
         defer { ahead = nil }
         do {
-            let stopped = SourceError(source: "ecb", problem: .transport("stopped: the daemon is shutting down"))
-            let (day, fetched) = try await Abandonable.value(on: fetchExecutor, ifCancelled: stopped) { () async throws(SourceError) in
-                try await feed.fetch()
-            }
+            let (day, fetched) = try await onSourcesThread(for: "ecb") { () async throws(SourceError) in try await feed.fetch() }
             // A file dated after today would stand as the newest rates for good: never fetched again.
             // One weeks old is not the daily file either, and would price today at an old rate.
             let today = ratesSchedule.cet.day(containing: clock.now)

@@ -34,7 +34,7 @@ public struct EnergyForecastProvider: ForecastProvider {
         if (token ?? "").isEmpty {
             return "needs a token: start energyclock with ENERGYCLOCK_ENERGYFORECAST_TOKEN or --energyforecast-token-file"
         }
-        return zones.contains(settings.zone) ? nil : "forecasts zone \(zones.sorted().joined(separator: ", ")) only, not \(settings.zone)"
+        return zoneProblem(for: settings)
     }
 
     /// The request for the zone of `settings`: quarter hours of the market price alone.

@@ -26,7 +26,10 @@ public protocol ForecastProvider: Sendable {
 
 extension ForecastProvider {
     /// Usable in the zones it forecasts.
-    public func unusableReason(for settings: Settings) -> String? {
+    public func unusableReason(for settings: Settings) -> String? { zoneProblem(for: settings) }
+
+    /// Why it cannot forecast the zone of `settings`, or nil when it can.
+    public func zoneProblem(for settings: Settings) -> String? {
         zones.contains(settings.zone) ? nil : "forecasts zone \(zones.sorted().joined(separator: ", ")) only, not \(settings.zone)"
     }
 
