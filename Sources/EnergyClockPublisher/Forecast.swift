@@ -38,8 +38,7 @@ package struct Forecast: Equatable {
         var known = snapshot.today + snapshot.tomorrow
         if snapshot.settings.forecastTail {
             // The forecast goes on where the official prices end, never among them.
-            let officialEnd = known.last?.slot.end ?? .distantPast
-            let tail = snapshot.forecast.drop { $0.slot.start < officialEnd }
+            let tail = snapshot.forecast.continuing(known)
             forecastFrom = tail.first?.slot.start
             known += tail
         }

@@ -96,7 +96,7 @@ public struct PlanBook: Sendable {
             kept[name] = nil
         }
         var left = allowance
-        let tail = forecast.drop { $0.slot.start < (slots.last?.slot.end ?? .distantPast) }
+        let tail = forecast.continuing(slots)
         let extended = tail.isEmpty ? slots : slots + tail
         let plans = jobs.sorted { $0.key < $1.key }.map { name, job in
             let ahead = job.useForecast && !tail.isEmpty

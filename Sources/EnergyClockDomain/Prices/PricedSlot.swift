@@ -19,3 +19,12 @@ public struct PricedSlot: Sendable, Hashable {
         self.band = band
     }
 }
+
+extension Array where Element == PricedSlot {
+    /// These forecast slots from where `official` ends on: what a plan or a forecast payload may
+    /// add after the official prices, never among them.
+    public func continuing(_ official: [PricedSlot]) -> ArraySlice<PricedSlot> {
+        let end = official.last?.slot.end ?? .distantPast
+        return drop { $0.slot.start < end }
+    }
+}
