@@ -19,7 +19,7 @@ package enum Memory {
     /// since the last trim shows as free bytes above what the arenas held free after it.
     @discardableResult
     package static func trimWhenFreed(atLeast threshold: Int = 256 * 1024) -> Bool {
-        let free = freeBytes()
+        let free = Int(clamping: mallinfo2().fordblks)
         let base = freeAfterTrim.load(ordering: .relaxed)
         guard free - base >= threshold else {
             // Blocks taken from the free ones: when they are freed again, they count.
@@ -27,33 +27,7 @@ package enum Memory {
             return false
         }
         _ = malloc_trim(0)
-        freeAfterTrim.store(freeBytes(), ordering: .relaxed)
+        freeAfterTrim.store(Int(clamping: mallinfo2().fordblks), ordering: .relaxed)
         return true
-    }
-
-    /// The free bytes in every arena: what glibc's `malloc_info` totals for all of them as `fast`
-    /// and `rest`. `mallinfo2` counts the main arena alone, and a thread that is not the main one
-    /// (the sources' worker after a parse, a test) frees into an arena of its own. Falls back on
-    /// `mallinfo2` when the report cannot be read.
-    static func freeBytes() -> Int {
-        var buffer: UnsafeMutablePointer<CChar>?
-        var size = 0
-        guard let stream = open_memstream(&buffer, &size) else { return Int(clamping: mallinfo2().fordblks) }
-        let written = malloc_info(0, stream)
-        fclose(stream)
-        defer { free(buffer) }
-        guard written == 0, let buffer, size > 0 else { return Int(clamping: mallinfo2().fordblks) }
-        let report = String(decoding: UnsafeBufferPointer(start: buffer, count: size).lazy.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        // The totals over every arena follow the last heap.
-        let lines = report.split(separator: "\n")
-        let totals = lines[((lines.lastIndex { $0.contains("</heap>") } ?? -1) + 1)...]
-        var total = 0
-        for kind in ["fast", "rest"] {
-            guard let line = totals.first(where: { $0.hasPrefix("<total type=\"\(kind)\"") }),
-                let value = line.split(separator: "size=\"").last?.split(separator: "\"").first, let bytes = Int(value)
-            else { return Int(clamping: mallinfo2().fordblks) }
-            total += bytes
-        }
-        return total
     }
 }
