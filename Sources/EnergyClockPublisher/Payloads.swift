@@ -5,8 +5,12 @@ import FoundationEssentials
 package struct RetainedMessage: Sendable, Equatable {
     /// Where it is published.
     package var topic: String
-    /// The payload text.
+    /// The payload text; empty too when ``unchanged``.
     package var payload: String
+    /// What the broker is compared with, when the rendering worked it out already.
+    package var held: HeldPayload? = nil
+    /// Not rendered again: the broker holds what the same input rendered last.
+    package var unchanged = false
 }
 
 /// Renders a ``Snapshot`` into the retained topic tree.
@@ -69,22 +73,25 @@ package enum Payloads {
     /// and windows, not the day's prices, which are the largest payloads by far. Only the topics
     /// of `piece` when one is named.
     package static func renderDay(
-        _ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int], memo: inout DayMemo, importCosts: [Double]? = nil,
-        piece: DayPiece? = nil
+        _ snapshot: Snapshot, topics: TopicTree, cheapestHours: [Int], memo: inout DayMemo, held: [String: HeldPayload] = [:],
+        importCosts: [Double]? = nil, piece: DayPiece? = nil
     ) -> [RetainedMessage] {
         let calendar = snapshot.calendar
         var messages: [RetainedMessage] = []
         func put(_ topic: String, _ payload: String) { messages.append(RetainedMessage(topic: topic, payload: payload)) }
+        func put<Input>(_ topic: String, _ rendered: inout Rendered<Input>, _ input: Input, _ render: (Input) -> String) {
+            messages.append(rendered.message(topic, input, holds: held[topic], render))
+        }
         func wanted(_ candidate: DayPiece) -> Bool { piece == nil || piece == candidate }
         if wanted(.settings) {
-            put(topics.settings, memo.settings.payload(snapshot.settings, \.shownJSON))
+            put(topics.settings, memo.settings.text(snapshot.settings, \.shownJSON))
             put(topics.thresholds, thresholds(snapshot))
         }
         if wanted(.prices) {
             let zone = snapshot.timeZone
-            put(topics.pricesToday, memo.today.payload(DaySlots(slots: snapshot.today, timeZone: zone), \.json))
-            put(topics.pricesTomorrow, memo.tomorrow.payload(DaySlots(slots: snapshot.tomorrow, timeZone: zone), \.json))
-            put(topics.pricesForecast, memo.forecast.payload(DaySlots(slots: snapshot.forecast, timeZone: zone), \.json))
+            put(topics.pricesToday, &memo.today, DaySlots(slots: snapshot.today, timeZone: zone), \.json)
+            put(topics.pricesTomorrow, &memo.tomorrow, DaySlots(slots: snapshot.tomorrow, timeZone: zone), \.json)
+            put(topics.pricesForecast, &memo.forecast, DaySlots(slots: snapshot.forecast, timeZone: zone), \.json)
         }
         if wanted(.outlook) {
             let decimals = snapshot.settings.priceDecimals
@@ -102,10 +109,10 @@ package enum Payloads {
         }
         if wanted(.forecasts) {
             let forecast = Forecast(snapshot)
-            put(topics.forecastEVCC, memo.evcc.payload(forecast, \.evcc))
+            put(topics.forecastEVCC, &memo.evcc, forecast, \.evcc)
             let emhass = Forecast.EMHASS(forecast: forecast, importCosts: importCosts)
-            put(topics.forecastEMHASS, memo.emhass.payload(emhass, \.json))
-            put(topics.forecastEMHASSTimed, memo.emhassTimed.payload(emhass, \.timedJSON))
+            put(topics.forecastEMHASS, &memo.emhass, emhass, \.json)
+            put(topics.forecastEMHASSTimed, &memo.emhassTimed, emhass, \.timedJSON)
         }
         return messages
     }

@@ -19,7 +19,7 @@ extension PublisherState {
     /// Another client wrote `topic`: the payload the daemon holds there goes back, when it holds
     /// one (a topic it cleared gets its deletion again); anything else under its prefix is left be.
     mutating func restore(_ topic: String, _ now: Date, _ actions: inout [Action]) {
-        guard connected, let payload = heldPayload(topic) else { return }
+        guard connected, let held = heldPayload(topic) else { return }
         if restored.logged.insert(topic).inserted {
             actions.append(
                 .log(
@@ -36,7 +36,15 @@ extension PublisherState {
         if restored.lastRestored.count > 4096 {
             restored.lastRestored = restored.lastRestored.filter { now.timeIntervalSince($0.value) < 60 }
         }
-        actions.append(.send(OutgoingMessage(topic, payload, retain: true)))
+        if let payload = held.text {
+            actions.append(.send(OutgoingMessage(topic, payload, retain: true)))
+            return
+        }
+        // A long payload is held as a digest: its profile's day is rendered again, and that topic
+        // is what differs from what the broker holds.
+        guard let name = held.name, let latest = views[name]?.latest else { return }
+        updateView(name) { $0.retained.unsent(topic) }
+        sendParts([latest], DayPiece.allCases.map(RetainedTopics.Part.day), &actions)
     }
 
     /// The second is over: the topics overwritten within it go back, as the daemon holds them now.
@@ -51,12 +59,14 @@ extension PublisherState {
 
     /// What the daemon holds on `topic`: `online` on `status`, the list of profiles, or a
     /// profile's retained payload (empty for one it cleared); nil for a topic it does not publish.
-    func heldPayload(_ topic: String) -> String? {
-        if topic == topics.status { return "online" }
-        if topic == topics.profiles { return profilesShown ?? (order.count > 1 ? nil : "") }
+    /// A long payload is held as a digest (``HeldPayload``), and `text` is nil: the profile `name`
+    /// renders it again.
+    func heldPayload(_ topic: String) -> (text: String?, name: String?)? {
+        if topic == topics.status { return ("online", nil) }
+        if topic == topics.profiles { return (profilesShown ?? (order.count > 1 ? nil : "")).map { ($0, nil) } }
         for name in order {
             guard let index = views.index(forKey: name) else { continue }
-            if let payload = views.values[index].retained.held(topic) { return payload }
+            if let held = views.values[index].retained.held(topic) { return (held.text, name) }
         }
         return nil
     }

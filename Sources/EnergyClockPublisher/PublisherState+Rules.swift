@@ -127,7 +127,7 @@ extension PublisherState {
     /// `[.price, .color, .slots]` every profile's `price` first, then every colour, then the slot
     /// objects, so that at a slot boundary the last profile's price does not wait behind the other
     /// profiles' colours and slot objects.
-    private mutating func sendParts(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
+    mutating func sendParts(_ snapshots: [Snapshot], _ parts: [RetainedTopics.Part], _ actions: inout [Action]) {
         // An export profile's `forecast/emhass` carries the first profile's import prices too, so
         // that it is the whole EMHASS call: worked out once per step length, and sent again for
         // every export profile (that payload alone) when the first profile changes.
@@ -150,7 +150,7 @@ extension PublisherState {
                 let name = snapshots[index].profile
                 let extra = part == .day(.forecasts) ? importCosts(snapshots[index]) : nil
                 let changes = updateView(name) { $0.retained.changes(in: part, of: snapshots[index], importCosts: extra) }
-                send(changes, to: name, &actions)
+                actions += changes.map(Action.send)
             }
         }
         guard parts.contains(.day(.forecasts)), order.count > 1, snapshots.contains(where: { $0.profile == Profiles.firstName }) else {
@@ -160,7 +160,7 @@ extension PublisherState {
         for name in order where !named.contains(name) {
             guard let step = views[name]?.exportStep() else { continue }
             let costs = importCosts(step: step)
-            send(updateView(name) { $0.forecastChange(importCosts: costs) }, to: name, &actions)
+            actions += updateView(name) { $0.forecastChange(importCosts: costs) }.map(Action.send)
         }
     }
 
@@ -216,15 +216,6 @@ extension PublisherState {
         actions += cleared.map(Action.send)
         showProfiles(&actions)
         actions.append(.ledger(ownedTopics))
-    }
-
-    /// Sends a profile's retained changes, noted as held by the broker until reported undelivered.
-    mutating func send(_ changes: [OutgoingMessage], to name: String, _ actions: inout [Action]) {
-        guard !changes.isEmpty else { return }
-        updateView(name) { view in
-            for message in changes { view.retained.sent(message) }
-        }
-        actions += changes.map(Action.send)
     }
 
     /// Draws a profile's clock pictures when what they show changed, at most once a second; a

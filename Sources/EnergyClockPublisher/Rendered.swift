@@ -2,20 +2,38 @@ import EnergyClockDomain
 
 /// The last rendering of one payload and what it was rendered from, so that an unchanged input
 /// is not rendered again: at a slot boundary most of a profile's payloads stay what they were.
+/// Of the rendering it keeps what the broker is compared with (``HeldPayload``), not a long text.
 package struct Rendered<Input: Equatable> {
     private var input: Input?
-    private var output = ""
+    private var output: HeldPayload?
 
     /// Nothing rendered yet.
     package init() {}
 
-    /// `render(input)`, or the last one when `input` equals the last input.
-    package mutating func payload(_ input: Input, _ render: (Input) -> String) -> String {
-        if input != self.input {
-            output = render(input)
-            self.input = input
+    /// The retained message of `topic` rendered from `input`; marked ``RetainedMessage/unchanged``,
+    /// without rendering, when `input` equals the last input and the broker `holds` what that rendered.
+    package mutating func message(
+        _ topic: String, _ input: Input, holds: HeldPayload?, _ render: (Input) -> String
+    ) -> RetainedMessage {
+        if input == self.input, let output {
+            if holds == output { return RetainedMessage(topic: topic, payload: "", held: output, unchanged: true) }
+            if let text = output.text { return RetainedMessage(topic: topic, payload: text, held: output) }
         }
-        return output
+        let text = rendered(input, render)
+        return RetainedMessage(topic: topic, payload: text, held: output)
+    }
+
+    /// `render(input)`, or the last one's text when `input` equals the last input and it was short.
+    package mutating func text(_ input: Input, _ render: (Input) -> String) -> String {
+        if input == self.input, let text = output?.text { return text }
+        return rendered(input, render)
+    }
+
+    private mutating func rendered(_ input: Input, _ render: (Input) -> String) -> String {
+        let text = render(input)
+        self.input = input
+        output = HeldPayload(text)
+        return text
     }
 }
 

@@ -9,8 +9,9 @@ struct RetainedTopics {
 
     let topics: TopicTree
     let cheapestHours: [Int]
-    /// The payload the broker holds per topic, as far as this connection knows.
-    private var held: [String: String] = [:]
+    /// What the broker holds per topic, as far as this connection knows: noted as each change is
+    /// handed on to be sent, and forgotten when it is reported undelivered.
+    private var held: [String: HeldPayload] = [:]
     /// The settings and the day's price arrays last rendered, kept across slot boundaries.
     private var memo = DayMemo()
 
@@ -32,7 +33,8 @@ struct RetainedTopics {
     }
 
     /// The topics in `part` of `snapshot` whose payload differs from what the broker holds, and
-    /// empty payloads for those the part published last time and no longer does (a deleted job's).
+    /// empty payloads for those the part published last time and no longer does (a deleted job's),
+    /// noted as held: the caller sends them.
     /// `importCosts` are the first profile's prices that an export profile's `forecast/emhass` carries.
     mutating func changes(in part: Part, of snapshot: Snapshot, importCosts: [Double]? = nil) -> [OutgoingMessage] {
         let rendered =
@@ -42,16 +44,20 @@ struct RetainedTopics {
             case .slots: Payloads.renderSlots(snapshot, topics: topics)
             case let .day(piece):
                 Payloads.renderDay(
-                    snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo, importCosts: importCosts, piece: piece)
+                    snapshot, topics: topics, cheapestHours: cheapestHours, memo: &memo, held: held, importCosts: importCosts,
+                    piece: piece)
             }
-        var messages = rendered.filter { held[$0.topic] != $0.payload }.map { OutgoingMessage($0.topic, $0.payload, retain: true) }
+        var messages = changed(rendered)
         let names = rendered.map(\.topic)
         // The same topics in the same order, as nearly always: compared in order, without hashing
         // a set of them twice a part.
         if let before = shown[part], before != names {
             let now = Set(names)
             let gone = before.filter { !now.contains($0) }
-            messages += gone.sorted().map { OutgoingMessage($0, "", retain: true) }
+            for topic in gone.sorted() {
+                held[topic] = HeldPayload("")
+                messages.append(OutgoingMessage(topic, "", retain: true))
+            }
             if Set(before) != now { reshaped = true }
         }
         shown[part] = names
@@ -59,14 +65,25 @@ struct RetainedTopics {
     }
 
     /// `forecast/emhass` and `forecast/emhass/timed` of an export profile alone, when the first
-    /// profile's prices in them changed.
+    /// profile's prices in them changed; noted as held, like ``changes(in:of:importCosts:)``.
     mutating func forecastChange(of snapshot: Snapshot, importCosts: [Double]?) -> [OutgoingMessage] {
         let emhass = Forecast.EMHASS(forecast: Forecast(snapshot), importCosts: importCosts)
-        let payloads = [
-            (topics.forecastEMHASS, memo.emhass.payload(emhass, \.json)),
-            (topics.forecastEMHASSTimed, memo.emhassTimed.payload(emhass, \.timedJSON)),
-        ]
-        return payloads.filter { held[$0.0] != $0.1 }.map { OutgoingMessage($0.0, $0.1, retain: true) }
+        return changed([
+            memo.emhass.message(topics.forecastEMHASS, emhass, holds: held[topics.forecastEMHASS], \.json),
+            memo.emhassTimed.message(topics.forecastEMHASSTimed, emhass, holds: held[topics.forecastEMHASSTimed], \.timedJSON),
+        ])
+    }
+
+    /// Of `rendered`, the messages whose payload the broker does not hold, noted as held now.
+    private mutating func changed(_ rendered: [RetainedMessage]) -> [OutgoingMessage] {
+        var messages: [OutgoingMessage] = []
+        for message in rendered where !message.unchanged {
+            let payload = message.held ?? HeldPayload(message.payload)
+            guard held[message.topic] != payload else { continue }
+            held[message.topic] = payload
+            messages.append(OutgoingMessage(message.topic, message.payload, retain: true))
+        }
+        return messages
     }
 
     /// The topics each part published last, so that one it no longer publishes is cleared.
@@ -92,13 +109,10 @@ struct RetainedTopics {
     }
 
     /// The `settings` payload of `settings`, rendered once per change and shared with `profiles`.
-    mutating func settingsJSON(_ settings: Settings) -> String { memo.settings.payload(settings, \.shownJSON) }
+    mutating func settingsJSON(_ settings: Settings) -> String { memo.settings.text(settings, \.shownJSON) }
 
     /// What the broker holds on `topic` as this tree last sent it; nil for a topic it never sent.
-    func held(_ topic: String) -> String? { held[topic] }
-
-    /// Notes that the broker now holds `message`.
-    mutating func sent(_ message: OutgoingMessage) { held[message.topic] = message.payload }
+    func held(_ topic: String) -> HeldPayload? { held[topic] }
 
     /// Notes that `topic` did not reach the broker, so that it goes out again with the next snapshot.
     mutating func unsent(_ topic: String) { held[topic] = nil }
