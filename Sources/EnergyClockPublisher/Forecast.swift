@@ -5,10 +5,15 @@ import FoundationEssentials
 /// an `Equatable` value, so that the payloads are rendered again only when it changes (a new
 /// threshold changes the bands, not these).
 package struct Forecast: Equatable {
-    /// The known slots from the one that holds the start of the current EMHASS step on, each with
-    /// its price as published: a step of 30 minutes over quarter hours begins in the slot before
-    /// the current one half of the time.
-    package var slots: [Plan.Slot]
+    /// The official slots from the one that holds the start of the current EMHASS step on, each
+    /// with its price as published: a step of 30 minutes over quarter hours begins in the slot
+    /// before the current one half of the time.
+    package var official: [Plan.Slot]
+    /// The forecast that goes on after them from ``tailStart``, when the profile's `forecast_tail`
+    /// adds it: priced when a payload is rendered, not at every boundary.
+    package var tail = ForecastTail()
+    /// The index in ``tail`` of its first slot after the official ones.
+    package var tailStart = 0
     /// Where evcc's forecast begins: the start of the slot holding now (or now, between slots).
     package var current: Date
     /// The zone of the local times, and of the midnight EMHASS's steps are counted from.
@@ -35,17 +40,27 @@ package struct Forecast: Equatable {
         let midnight = calendar.start(of: calendar.day(containing: snapshot.now))
         let stepStart = midnight.addingTimeInterval((snapshot.now.timeIntervalSince(midnight) / seconds).rounded(.down) * seconds)
         self.stepStart = stepStart
-        var known = snapshot.today + snapshot.tomorrow
+        let known = snapshot.today + snapshot.tomorrow
         if snapshot.settings.forecastTail {
             // The forecast goes on where the official prices end, never among them.
-            let tail = snapshot.forecast.continuing(known)
-            forecastFrom = tail.first?.slot.start
-            known += tail
+            let continuing = snapshot.forecast.continuing(known)
+            if !continuing.isEmpty {
+                tail = snapshot.forecast
+                tailStart = continuing.startIndex
+                forecastFrom = tail.start(at: tailStart)
+            }
         }
-        slots = known.lazy.filter { $0.slot.end > stepStart }.map(Plan.Slot.init)
+        official = known.lazy.filter { $0.slot.end > stepStart }.map(Plan.Slot.init)
         current = snapshot.current?.slot.start ?? snapshot.now
         decimals = snapshot.settings.priceDecimals
         export = snapshot.settings.kind == .export
+    }
+
+    /// The known slots from the one that holds the start of the current EMHASS step on: the
+    /// official ones, then the forecast's, priced now.
+    package var slots: [Plan.Slot] {
+        guard forecastFrom != nil else { return official }
+        return official + tail[tailStart...].lazy.filter { $0.slot.end > stepStart }.map(Plan.Slot.init)
     }
 
     /// evcc's custom tariff forecast (`forecast: source: mqtt`): `[{"start","end","value"}, …]`
@@ -62,6 +77,7 @@ package struct Forecast: Equatable {
     /// and a few steps, a week with the forecast beyond the official prices.
     package var stepped: [Double] {
         let seconds = Double(step * 60)
+        let slots = slots
         var start = stepStart
         var values: [Double] = []
         var index = 0

@@ -167,7 +167,7 @@ package enum Payloads {
 
     /// `[{start, end, price, band}, …]`; a forecast slot adds `"forecast":true`, its `provider`
     /// and when its forecast was `issued`.
-    package static func slotArray(_ slots: [PricedSlot], _ calendar: LocalCalendar) -> String {
+    package static func slotArray(_ slots: some Collection<PricedSlot>, _ calendar: LocalCalendar) -> String {
         var w = JSONWriter()
         w.beginArray()
         for slot in slots {

@@ -37,14 +37,15 @@ package struct Rendered<Input: Equatable> {
     }
 }
 
-/// A day's slots and the zone their times are written in: what `prices/today` shows.
-package struct DaySlots: Equatable {
+/// A day's slots and the zone their times are written in: what `prices/today` shows, and
+/// `prices/forecast` with a ``ForecastTail``.
+package struct DaySlots<Slots: Collection & Equatable>: Equatable where Slots.Element == PricedSlot {
     /// The slots, in order.
-    package var slots: [PricedSlot]
+    package var slots: Slots
     /// The zone of the local times.
     package var timeZone: TimeZoneRules
 
-    /// The `prices/…` payload; `prices/forecast` alike, its slots being forecasts.
+    /// The `prices/…` payload.
     package var json: String { Payloads.slotArray(slots, LocalCalendar(timeZone: timeZone)) }
 }
 
@@ -66,11 +67,11 @@ package struct DayMemo {
     /// `settings`, which `profiles` shows too.
     package var settings = Rendered<Settings>()
     /// `prices/today`.
-    package var today = Rendered<DaySlots>()
+    package var today = Rendered<DaySlots<[PricedSlot]>>()
     /// `prices/tomorrow`.
-    package var tomorrow = Rendered<DaySlots>()
+    package var tomorrow = Rendered<DaySlots<[PricedSlot]>>()
     /// `prices/forecast`.
-    package var forecast = Rendered<DaySlots>()
+    package var forecast = Rendered<DaySlots<ForecastTail>>()
     /// `forecast/evcc`.
     package var evcc = Rendered<Forecast>()
     /// `forecast/emhass`.

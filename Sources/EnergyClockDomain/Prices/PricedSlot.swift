@@ -20,10 +20,10 @@ public struct PricedSlot: Sendable, Hashable {
     }
 }
 
-extension Array where Element == PricedSlot {
+extension Collection where Element == PricedSlot {
     /// These forecast slots from where `official` ends on: what a plan or a forecast payload may
     /// add after the official prices, never among them.
-    public func continuing(_ official: [PricedSlot]) -> ArraySlice<PricedSlot> {
+    public func continuing(_ official: [PricedSlot]) -> SubSequence {
         let end = official.last?.slot.end ?? .distantPast
         return drop { $0.slot.start < end }
     }

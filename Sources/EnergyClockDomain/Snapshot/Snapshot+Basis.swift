@@ -20,7 +20,7 @@ extension Snapshot {
         let samples: Int?
         private(set) var today: [PricedSlot]
         private(set) var tomorrow: [PricedSlot]
-        private(set) var forecast: [PricedSlot]
+        private(set) var forecast: ForecastTail
         /// The native slots cover tomorrow.
         let coversTomorrow: Bool
         let missingRate: Bool
@@ -76,14 +76,9 @@ extension Snapshot {
             for slot in forecast where slot.end > todaySpan.start {
                 if slots.overlapping(DateInterval(start: slot.start, end: slot.end)).isEmpty { unpriced.append(slot) }
             }
-            var forecastPriced: [PricedSlot] = []
-            for slot in unpriced.at(settings.resolution, in: calendar) {
-                guard
-                    let priced = Self.priced(
-                        slot, calendar, settings, rates, thresholds, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
-                else { continue }
-                forecastPriced.append(priced)
-            }
+            let forecastPriced = ForecastTail(
+                unpriced.at(settings.resolution, in: calendar), calendar, settings, rates, thresholds, missingRate: &missingRate,
+                nonFinitePrice: &nonFinitePrice)
 
             self.day = day
             self.calendar = calendar
@@ -116,7 +111,7 @@ extension Snapshot {
             }
             basis.today = today.map(banded)
             basis.tomorrow = tomorrow.map(banded)
-            basis.forecast = forecast.map(banded)
+            basis.forecast = forecast.rebanded(under: settings, basis.thresholds)
             return basis
         }
 

@@ -21,7 +21,7 @@ public struct Snapshot: Sendable, Equatable {
     /// The forecast from the start of today where no official price is, priced and banded as the
     /// official slots are; empty without a `forecast_provider`. Each slot's provenance names the
     /// provider and when its forecast was issued.
-    public var forecast: [PricedSlot] = []
+    public var forecast = ForecastTail()
     /// The slot holding `now`, if any is known.
     public var current: PricedSlot?
     /// The slot after the current one, if known.

@@ -202,10 +202,12 @@ public actor PriceManager {
         if !settings.jobs.isEmpty || planBooks[profile.name] != nil {
             let slots = snapshot.today + snapshot.tomorrow
             let allowance = planningAllowance(of: profile.name)
+            // The forecast is priced here only for a job that may plan into it.
+            let forecast = settings.jobs.values.contains(where: \.useForecast) ? Array(snapshot.forecast.continuing(slots)) : []
             snapshot.plans = EventLoop.doing("planning jobs") {
                 planBooks[profile.name, default: PlanBook()].plans(
                     settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar, allowance: allowance,
-                    forecast: snapshot.forecast)
+                    forecast: forecast)
             }
         }
         return snapshot
