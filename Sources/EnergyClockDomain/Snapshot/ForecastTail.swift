@@ -8,17 +8,7 @@ import FoundationEssentials
 /// day; this holds each slot's start, end and forecast figure (24 bytes), the rest once, and
 /// prices a slot only when it is read: when a payload is rendered, a plan made, a clock drawn.
 public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
-    /// What each slot keeps of its ``SeriesSlot``.
-    struct Figure: Sendable, Equatable {
-        var start: Date
-        var end: Date
-        var value: Double
-    }
-
-    private var figures: [Figure] = []
-    /// What every slot shares: its quantity, basis and provenance (one provider's forecast, issued
-    /// once); nil without slots.
-    private var shared: SeriesSlot?
+    private var series = CompactSeries()
     /// The calendar the slots were priced in; nil without slots.
     private var calendar: LocalCalendar?
     /// The settings the slots were priced under when the tail was made, and are priced under again.
@@ -42,19 +32,10 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
         self.banding = settings
         self.rates = rates
         self.thresholds = thresholds
-        for slot in forecast {
-            // A tail shares one provider's provenance, quantity and basis: a slot that differs
-            // (never one from a single feed) is left out rather than shown under another's.
-            if let shared, shared.provenance != slot.provenance || shared.quantity != slot.quantity || shared.basis != slot.basis {
-                continue
-            }
-            guard
-                Snapshot.Basis.components(slot, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
-                    != nil
-            else { continue }
-            if shared == nil { shared = slot }
-            figures.append(Figure(start: slot.start, end: slot.end, value: slot.value))
+        let priced = forecast.filter {
+            Snapshot.Basis.components($0, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice) != nil
         }
+        series = CompactSeries(priced)
     }
 
     /// This tail under `settings` and `thresholds`, which price every slot alike
@@ -67,17 +48,13 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
     }
 
     /// The first index.
-    public var startIndex: Int { figures.startIndex }
+    public var startIndex: Int { series.startIndex }
     /// One past the last index.
-    public var endIndex: Int { figures.endIndex }
+    public var endIndex: Int { series.endIndex }
 
     /// The slot at `index`, priced and banded.
     public subscript(index: Int) -> PricedSlot {
-        let figure = figures[index]
-        var slot = shared!
-        slot.start = figure.start
-        slot.end = figure.end
-        slot.value = figure.value
+        let slot = series[index]
         var missingRate = false
         var nonFinitePrice = false
         // It priced when the tail was made, under the same settings and rates: a pure function of
@@ -87,14 +64,14 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
     }
 
     /// Who forecast the slots and when; nil without any.
-    public var provenance: Provenance? { shared?.provenance }
+    public var provenance: Provenance? { series.provenance }
 
     /// Whether both hold the same slots, priced and banded alike: a tail banded again under a
     /// change of thresholds equals one made afresh under the new settings.
     public static func == (a: ForecastTail, b: ForecastTail) -> Bool {
         // Cheapest first: a tail is compared at every slot boundary with the one rendered last,
         // nearly always its own copy (the same arrays, found equal at once).
-        a.figures == b.figures && a.shared == b.shared && a.thresholds == b.thresholds && a.calendar?.timeZone == b.calendar?.timeZone
+        a.series == b.series && a.thresholds == b.thresholds && a.calendar?.timeZone == b.calendar?.timeZone
             && a.banding.direction == b.banding.direction && a.banding.negativeBand == b.banding.negativeBand && a.rates == b.rates
             && a.pricing.pricesAlike(b.pricing)
     }
@@ -103,21 +80,9 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
     /// or a forecast payload may add after the official prices, never among them.
     public func continuing(_ official: [PricedSlot]) -> Slice<ForecastTail> {
         let end = official.last?.slot.end ?? .distantPast
-        var low = figures.startIndex
-        var high = figures.endIndex
-        while low < high {
-            let mid = (low + high) / 2
-            if figures[mid].start >= end { high = mid } else { low = mid + 1 }
-        }
-        return self[low...]
+        return self[series.firstIndex(startingAtOrAfter: end)...]
     }
 
     /// The start of the slot at `index`, read without pricing it.
-    public func start(at index: Int) -> Date { figures[index].start }
-
-    /// Where the slots begin and end, for a cheap look without pricing them.
-    public var span: DateInterval? {
-        guard let first = figures.first, let last = figures.last else { return nil }
-        return DateInterval(start: first.start, end: last.end)
-    }
+    public func start(at index: Int) -> Date { series.start(at: index) }
 }

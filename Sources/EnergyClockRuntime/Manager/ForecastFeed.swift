@@ -11,7 +11,7 @@ struct ForecastFeed {
     /// The settings of a profile on this feed: what a fetch passes to the provider (the zone).
     var settings: Settings
     /// The last forecast, sorted, each slot marked with when it was issued.
-    var slots: [SeriesSlot] = []
+    var slots = CompactSeries()
     /// The last fetch failed, or none has worked yet.
     var failing = true
     /// When to ask next; nil for at once.
@@ -55,7 +55,7 @@ struct ForecastFeed {
 
     /// When its forecast was issued; nil without one.
     var issued: Date? {
-        if case let .forecast(issued)? = slots.first?.provenance.kind { issued } else { nil }
+        if case let .forecast(issued)? = slots.provenance?.kind { issued } else { nil }
     }
 
     /// Whether its forecast may be shown at `now`: issued within ``shownFor``.

@@ -5,7 +5,7 @@ extension PriceManager {
     /// A basis and what it was derived from, besides its day and settings.
     struct KeptBasis {
         var slots: [SeriesSlot]
-        var forecast: [SeriesSlot]
+        var forecast: CompactSeries
         var ratesGeneration: Int
         var basis: Snapshot.Basis
     }
@@ -26,7 +26,8 @@ extension PriceManager {
                 return basis
             }
         }
-        let basis = Snapshot.Basis(day: day, calendar: calendar, settings: profile.settings, slots: slots, forecast: forecast, rates: rates)
+        let basis = Snapshot.Basis(
+            day: day, calendar: calendar, settings: profile.settings, slots: slots, forecast: Array(forecast), rates: rates)
         bases[profile.name] = KeptBasis(slots: slots, forecast: forecast, ratesGeneration: ratesGeneration, basis: basis)
         return basis
     }

@@ -51,7 +51,7 @@ extension PriceManager {
             for key in forecastKeys(of: chosen) where forecastFeeds[key]?.isCurrent(at: clock.now) != true {
                 await refresh(forecast: key)
             }
-            forecast = shownForecast(of: named)
+            forecast = Array(shownForecast(of: named))
         }
         let updated = try? store.lastSuccess(source: key)
         let now = calendar.day(containing: clock.now) == day ? clock.now : calendar.start(of: day)

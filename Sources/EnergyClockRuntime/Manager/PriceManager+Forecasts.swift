@@ -41,7 +41,7 @@ extension PriceManager {
                 continue
             }
             var feed = ForecastFeed(key: key, provider: entry.provider, settings: entry.settings)
-            feed.slots = cached(key, historyDays: 0, window: ForecastFeed.heldWindow(at: now))
+            feed.slots = CompactSeries(cached(key, historyDays: 0, window: ForecastFeed.heldWindow(at: now)))
             if feed.isCurrent(at: now), let issued = feed.issued {
                 feed.failing = false
                 feed.nextFetch = issued.addingTimeInterval(ForecastFeed.interval)
@@ -56,10 +56,10 @@ extension PriceManager {
     /// while it fails, the fallback that has been right (the lowest mean error over at least
     /// ``ForecastFeed/scoredEnough`` scored slots), else the first working one named; with none
     /// working, the first whose forecast is still current (`issued` says how old).
-    func shownForecast(of profile: Profiles.Profile) -> [SeriesSlot] {
+    func shownForecast(of profile: Profiles.Profile) -> CompactSeries {
         let now = clock.now
         let current = forecastKeys(of: profile.settings).compactMap { forecastFeeds[$0] }.filter { $0.isCurrent(at: now) }
-        guard let first = current.first else { return [] }
+        guard let first = current.first else { return CompactSeries() }
         if first.provider == profile.settings.forecastProvider, !first.failing { return first.slots }
         let working = current.filter { !$0.failing }
         let card = accuracy[profile.name] ?? ForecastAccuracy()
@@ -115,7 +115,7 @@ extension PriceManager {
                 logger.error("\(error)")
             }
             guard forecastFeeds[key] != nil else { return }
-            forecastFeeds[key]!.slots = held
+            forecastFeeds[key]!.slots = CompactSeries(held)
             forecastFeeds[key]!.succeeded(at: now, jitter: jitter())
             logger.info("fetched a forecast of \(held.count) slots from \(provider.id) for \(settings.zone)")
         } catch {
@@ -147,6 +147,12 @@ extension PriceManager {
         guard !scored.isEmpty, let held = feeds[key]?.slots else { return }
         let first = calendar.day(containing: clock.now).adding(days: 1 - ForecastAccuracy.days)
         var cards = Dictionary(uniqueKeysWithValues: scored.map { ($0, accuracy(of: $0)) })
+        // Each feed's slots made once for all the pieces and profiles.
+        var forecasts: [String: [SeriesSlot]] = [:]
+        for name in scored {
+            guard let profile = profiles[name] else { continue }
+            for key in forecastKeys(of: profile) where forecasts[key] == nil { forecasts[key] = forecastFeeds[key].map { Array($0.slots) } }
+        }
         var from = 0
         while from < fetched.count {
             if from > 0 { await EventLoop.giveWay() }
@@ -163,7 +169,7 @@ extension PriceManager {
                 for name in scored {
                     guard let profile = profiles[name] else { continue }
                     let thresholds = bases[name]?.basis.thresholds ?? (profile.colorMode == .absolute ? profile.thresholds : nil)
-                    for forecast in forecastKeys(of: profile).compactMap({ forecastFeeds[$0]?.slots }) where !forecast.isEmpty {
+                    for forecast in forecastKeys(of: profile).compactMap({ forecasts[$0] }) where !forecast.isEmpty {
                         cards[name]!.score(
                             forecast: forecast, official: arrived, settings: profile, calendar: calendar, rates: rates,
                             thresholds: thresholds)
