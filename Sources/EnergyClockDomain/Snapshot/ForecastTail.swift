@@ -8,18 +8,39 @@ import FoundationEssentials
 /// day; this holds each slot's start, end and forecast figure (24 bytes), the rest once, and
 /// prices a slot only when it is read: when a payload is rendered, a plan made, a clock drawn.
 public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
-    private var series = CompactSeries()
-    /// The calendar the slots were priced in; nil without slots.
-    private var calendar: LocalCalendar?
-    /// The settings the slots were priced under when the tail was made, and are priced under again.
-    private var pricing = Settings.defaults
-    /// The settings that put a price in its band: ``pricing``'s, or a change's that prices alike.
-    private var banding = Settings.defaults
-    private var rates = ExchangeRates()
-    private var thresholds: Thresholds?
+    /// What a tail with slots holds, shared by its copies: a snapshot is copied often, and one
+    /// reference is all a copy takes.
+    private final class Storage: Sendable {
+        let series: CompactSeries
+        /// The calendar the slots were priced in.
+        let calendar: LocalCalendar
+        /// The settings the slots were priced under when the tail was made, and are priced under again.
+        let pricing: Settings
+        /// The settings that put a price in its band: ``pricing``'s, or a change's that prices alike.
+        let banding: Settings
+        let rates: ExchangeRates
+        let thresholds: Thresholds?
+
+        init(
+            series: CompactSeries, calendar: LocalCalendar, pricing: Settings, banding: Settings, rates: ExchangeRates,
+            thresholds: Thresholds?
+        ) {
+            self.series = series
+            self.calendar = calendar
+            self.pricing = pricing
+            self.banding = banding
+            self.rates = rates
+            self.thresholds = thresholds
+        }
+    }
+
+    /// Nil without slots.
+    private let storage: Storage?
 
     /// No forecast.
-    public init() {}
+    public init() { storage = nil }
+
+    private init(storage: Storage?) { self.storage = storage }
 
     /// The slots of `forecast` that price under `settings`, `rates` and `thresholds`; the rest are
     /// left out, with the flags of ``Snapshot/Basis`` noting why.
@@ -27,51 +48,53 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
         _ forecast: [SeriesSlot], _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates, _ thresholds: Thresholds?,
         missingRate: inout Bool, nonFinitePrice: inout Bool
     ) {
-        self.calendar = calendar
-        self.pricing = settings
-        self.banding = settings
-        self.rates = rates
-        self.thresholds = thresholds
         let priced = forecast.filter {
             Snapshot.Basis.components($0, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice) != nil
         }
-        series = CompactSeries(priced)
+        storage =
+            priced.isEmpty
+            ? nil
+            : Storage(
+                series: CompactSeries(priced), calendar: calendar, pricing: settings, banding: settings, rates: rates,
+                thresholds: thresholds)
     }
 
     /// This tail under `settings` and `thresholds`, which price every slot alike
     /// (``Settings/pricesAlike(_:)``): the same slots, in their new bands.
     func rebanded(under settings: Settings, _ thresholds: Thresholds?) -> ForecastTail {
-        var tail = self
-        tail.banding = settings
-        tail.thresholds = thresholds
-        return tail
+        guard let storage else { return self }
+        return ForecastTail(
+            storage: Storage(
+                series: storage.series, calendar: storage.calendar, pricing: storage.pricing, banding: settings, rates: storage.rates,
+                thresholds: thresholds))
     }
 
     /// The first index.
-    public var startIndex: Int { series.startIndex }
+    public var startIndex: Int { 0 }
     /// One past the last index.
-    public var endIndex: Int { series.endIndex }
+    public var endIndex: Int { storage?.series.endIndex ?? 0 }
 
     /// The slot at `index`, priced and banded.
     public subscript(index: Int) -> PricedSlot {
-        let slot = series[index]
+        let storage = storage!
+        let slot = storage.series[index]
         var missingRate = false
         var nonFinitePrice = false
         // It priced when the tail was made, under the same settings and rates: a pure function of
         // the same values, it prices again.
-        let parts = Snapshot.Basis.components(slot, calendar!, pricing, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)!
-        return PricedSlot(slot: slot, components: parts, band: Snapshot.Basis.band(of: parts.total, thresholds, banding))
+        let parts = Snapshot.Basis.components(
+            slot, storage.calendar, storage.pricing, storage.rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)!
+        return PricedSlot(slot: slot, components: parts, band: Snapshot.Basis.band(of: parts.total, storage.thresholds, storage.banding))
     }
-
-    /// Who forecast the slots and when; nil without any.
-    public var provenance: Provenance? { series.provenance }
 
     /// Whether both hold the same slots, priced and banded alike: a tail banded again under a
     /// change of thresholds equals one made afresh under the new settings.
     public static func == (a: ForecastTail, b: ForecastTail) -> Bool {
-        // Cheapest first: a tail is compared at every slot boundary with the one rendered last,
-        // nearly always its own copy (the same arrays, found equal at once).
-        a.series == b.series && a.thresholds == b.thresholds && a.calendar?.timeZone == b.calendar?.timeZone
+        // A tail is compared at every slot boundary with the one rendered last, nearly always
+        // its own copy: the same storage, equal at once.
+        if a.storage === b.storage { return true }
+        guard let a = a.storage, let b = b.storage else { return false }
+        return a.series == b.series && a.thresholds == b.thresholds && a.calendar.timeZone == b.calendar.timeZone
             && a.banding.direction == b.banding.direction && a.banding.negativeBand == b.banding.negativeBand && a.rates == b.rates
             && a.pricing.pricesAlike(b.pricing)
     }
@@ -80,9 +103,9 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
     /// or a forecast payload may add after the official prices, never among them.
     public func continuing(_ official: [PricedSlot]) -> Slice<ForecastTail> {
         let end = official.last?.slot.end ?? .distantPast
-        return self[series.firstIndex(startingAtOrAfter: end)...]
+        return self[(storage?.series.firstIndex(startingAtOrAfter: end) ?? 0)...]
     }
 
     /// The start of the slot at `index`, read without pricing it.
-    public func start(at index: Int) -> Date { series.start(at: index) }
+    public func start(at index: Int) -> Date { storage!.series.start(at: index) }
 }

@@ -76,7 +76,7 @@ extension Snapshot {
             for slot in forecast where slot.end > todaySpan.start {
                 if slots.overlapping(DateInterval(start: slot.start, end: slot.end)).isEmpty { unpriced.append(slot) }
             }
-            let forecastPriced = ForecastTail(
+            let forecastTail = ForecastTail(
                 unpriced.at(settings.resolution, in: calendar), calendar, settings, rates, thresholds, missingRate: &missingRate,
                 nonFinitePrice: &nonFinitePrice)
 
@@ -89,7 +89,7 @@ extension Snapshot {
             self.samples = samples
             self.today = today
             self.tomorrow = tomorrow
-            self.forecast = forecastPriced
+            self.forecast = forecastTail
             self.coversTomorrow = slots.covers(tomorrowSpan)
             self.missingRate = missingRate
             self.nonFinitePrice = nonFinitePrice
