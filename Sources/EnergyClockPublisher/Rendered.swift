@@ -32,7 +32,7 @@ package struct Rendered<Input: Equatable> {
     private mutating func rendered(_ input: Input, _ render: (Input) -> String) -> String {
         let text = render(input)
         self.input = input
-        output = HeldPayload(text)
+        output = HeldPayload.rendering(text)
         return text
     }
 }

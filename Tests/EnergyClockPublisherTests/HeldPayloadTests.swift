@@ -27,6 +27,11 @@ import Testing
         #expect(HeldPayload(String(decoding: bytes, as: UTF8.self)) != HeldPayload(long))
         // Text and digest never compare equal by accident.
         #expect(HeldPayload(short) != HeldPayload(long))
+        // A short rendering is held as its text; each long one by a number of its own.
+        #expect(HeldPayload.rendering(short) == HeldPayload(short))
+        let first = HeldPayload.rendering(long)
+        #expect(first.text == nil && first == first)
+        #expect(HeldPayload.rendering(long) != first && first != HeldPayload(long))
     }
 
     /// Two days of official hours and five days of forecast quarter hours, shown by the hour:
