@@ -17,7 +17,7 @@ seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(settings profiles plans plannote energyzero entsoe awattar energycharts custom nordpool octopus tibber ecb options supervisor health helper fetch redaction
-    nordpoolpredict energyforecast epexpredictor energypriceforecast)
+    nordpoolpredict energyforecast epexpredictor energypriceforecast gbcarbon)
 
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 swift build "${flags[@]}"
@@ -41,6 +41,7 @@ for target in "${targets[@]}"; do
         energyforecast) seeds=("$fixtures"/forecasts/energyforecast_*.json) ;;
         epexpredictor) seeds=("$fixtures"/forecasts/epex-predictor_*.json) ;;
         energypriceforecast) seeds=("$fixtures"/forecasts/energypriceforecast_*.json) ;;
+        gbcarbon) seeds=("$fixtures"/carbon/gb_*.json) ;;
         *) seeds=("seeds/$target") ;;
     esac
     seed_dir="$work/seeds"

@@ -11,7 +11,7 @@ import Foundation
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
     case settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber, ecb, options,
-        supervisor, health, helper, fetch, redaction, nordpoolpredict, energyforecast, epexpredictor, energypriceforecast
+        supervisor, health, helper, fetch, redaction, nordpoolpredict, energyforecast, epexpredictor, energypriceforecast, gbcarbon
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
     static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -82,6 +82,9 @@ enum FuzzTarget: String, CaseIterable {
         case .energypriceforecast:
             _ = try? EnergyPriceForecastProvider.parse(bytes, issued: Date())
             _ = try? EnergyPriceForecastProvider.parse(bytes, issued: Date(), keyGiven: true)
+        case .gbcarbon:
+            _ = try? GBCarbonIntensitySource.parse(bytes, issued: Date())
+            _ = GBCarbonIntensitySource().areaProblem(String(decoding: bytes.prefix(64), as: UTF8.self))
         }
     }
 

@@ -1,0 +1,68 @@
+import EnergyClockDomain
+import FoundationEssentials
+
+/// A source of the grid's carbon intensity in gCO₂/kWh for a place, with its own rating of each
+/// value where it gives one (``SeriesSlot/level``).
+///
+/// What such a source publishes for the hours ahead is its own forecast of the intensity: those
+/// slots are stamped as forecasts issued at the fetch, and the values it gives as measured (an
+/// estimated actual for a past half hour) as its official figures.
+public protocol CarbonSource: Sendable {
+    /// The id it is chosen by, e.g. `gb-carbon-intensity`.
+    var id: String { get }
+
+    /// The places it answers for, as a user names them: for errors and `--help`.
+    var areas: String { get }
+
+    /// Why it cannot answer for `area`, or nil when it can.
+    func areaProblem(_ area: String) -> String?
+
+    /// Its values for `area` from about `now` on, as far ahead as it publishes.
+    ///
+    /// Throws when the source fails or answers something that cannot be trusted.
+    func fetch(area: String, now: Date) async throws(SourceError) -> [SeriesSlot]
+}
+
+extension CarbonSource {
+    /// The store key of its values for `area`, e.g. `carbon/gb-carbon-intensity/RG41`.
+    public func cacheKey(area: String) -> String { "carbon/\(id)/\(area.isEmpty ? "-" : area)" }
+}
+
+/// The pieces of a carbon source's JSON answer, each read or refused with the source's name.
+struct CarbonAnswer {
+    /// The source, for its errors.
+    let source: String
+
+    /// A failure of the source's answer.
+    func fail(_ reason: String) -> SourceError { SourceError(source: source, problem: .malformed(reason)) }
+
+    /// The JSON of `body`, which must not be empty.
+    func json(_ body: [UInt8]) throws(SourceError) -> JSONValue {
+        guard !body.isEmpty else { throw SourceError(source: source, problem: .emptyBody) }
+        guard let json = JSONValue.parse(body) else { throw fail("not JSON") }
+        return json
+    }
+
+    /// The instant `value` names: an ISO 8601 time with an offset, or with none when `utc` says
+    /// the source writes UTC without saying so.
+    func instant(_ value: JSONValue?, _ name: String, utc: Bool = false) throws(SourceError) -> Date {
+        guard case let .string(text)? = value, text.utf8.count <= 40,
+            let instant = ISO8601.parse(text) ?? (utc ? ISO8601.parse(text + "Z") : nil)
+        else { throw fail("\(name) is not a time") }
+        return instant
+    }
+
+    /// The intensity `value`: a finite number from 0 to ``Quantity/limit`` gCO₂/kWh.
+    func intensity(_ value: JSONValue?, _ name: String) throws(SourceError) -> Double {
+        let limit = Quantity.carbonIntensity.limit
+        guard case let .number(number)? = value, let bounded = Bounded.number(number, in: 0...limit) else {
+            throw fail("\(name) is not an intensity from 0 to \(DecimalFormat.string(limit)) gCO2/kWh")
+        }
+        return bounded
+    }
+
+    /// `slots`, checked as every source's are.
+    func validated(_ slots: [SeriesSlot]) throws(SourceError) -> [SeriesSlot] {
+        try slots.validated(from: source)
+    }
+}
