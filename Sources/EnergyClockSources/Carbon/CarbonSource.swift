@@ -28,30 +28,7 @@ extension CarbonSource {
     public func cacheKey(area: String) -> String { "carbon/\(id)/\(area.isEmpty ? "-" : area)" }
 }
 
-/// The pieces of a carbon source's JSON answer, each read or refused with the source's name.
-struct CarbonAnswer {
-    /// The source, for its errors.
-    let source: String
-
-    /// A failure of the source's answer.
-    func fail(_ reason: String) -> SourceError { SourceError(source: source, problem: .malformed(reason)) }
-
-    /// The JSON of `body`, which must not be empty.
-    func json(_ body: [UInt8]) throws(SourceError) -> JSONValue {
-        guard !body.isEmpty else { throw SourceError(source: source, problem: .emptyBody) }
-        guard let json = JSONValue.parse(body) else { throw fail("not JSON") }
-        return json
-    }
-
-    /// The instant `value` names: an ISO 8601 time with an offset, or with none when `utc` says
-    /// the source writes UTC without saying so.
-    func instant(_ value: JSONValue?, _ name: String, utc: Bool = false) throws(SourceError) -> Date {
-        guard case let .string(text)? = value, text.utf8.count <= 40,
-            let instant = ISO8601.parse(text) ?? (utc ? ISO8601.parse(text + "Z") : nil)
-        else { throw fail("\(name) is not a time") }
-        return instant
-    }
-
+extension SourceAnswer {
     /// The intensity `value`: a finite number from 0 to ``Quantity/limit`` gCO₂/kWh.
     func intensity(_ value: JSONValue?, _ name: String) throws(SourceError) -> Double {
         let limit = Quantity.carbonIntensity.limit
@@ -59,10 +36,5 @@ struct CarbonAnswer {
             throw fail("\(name) is not an intensity from 0 to \(DecimalFormat.string(limit)) gCO2/kWh")
         }
         return bounded
-    }
-
-    /// `slots`, checked as every source's are.
-    func validated(_ slots: [SeriesSlot]) throws(SourceError) -> [SeriesSlot] {
-        try slots.validated(from: source)
     }
 }

@@ -112,7 +112,7 @@ public struct GBCarbonIntensitySource: CarbonSource {
     /// Reads a national answer (`data` a list of half hours) or a regional one (`data` an object,
     /// or a list of one, holding the region and its own `data` list).
     public static func parse(_ body: [UInt8], issued: Date) throws(SourceError) -> [SeriesSlot] {
-        let answer = CarbonAnswer(source: "gb-carbon-intensity")
+        let answer = SourceAnswer(source: "gb-carbon-intensity")
         guard case let .object(root) = try answer.json(body) else { throw answer.fail("not a JSON object") }
         var rows: [JSONValue]
         switch root["data"] {
@@ -161,6 +161,6 @@ public struct GBCarbonIntensitySource: CarbonSource {
             slots.append(
                 SeriesSlot(start: start, end: end, value: value, quantity: .carbonIntensity, level: level, provenance: provenance))
         }
-        return try answer.validated(slots)
+        return try slots.validated(from: answer.source)
     }
 }

@@ -65,9 +65,9 @@ public struct EnergyForecastProvider: ForecastProvider {
 
     /// Reads the entries marked `forecast`: `start`, `end` and `price`.
     public static func parse(_ body: [UInt8], issued: Date) throws(SourceError) -> [SeriesSlot] {
-        let answer = ForecastAnswer(provider: "energyforecast")
+        let answer = SourceAnswer(source: "energyforecast")
         guard case let .array(entries) = try answer.json(body) else { throw answer.fail("not a JSON array") }
         return try answer.forecastPoints(entries, path: "", origin: "price_origin", published: "market", value: "price")
-            .forecast(by: answer.provider, issued: issued)
+            .forecast(by: answer.source, issued: issued)
     }
 }

@@ -71,16 +71,16 @@ public struct EnergyPriceForecastProvider: ForecastProvider {
 
     /// Reads `entries[]` marked `forecast`: `start`, `end` and `value`, in EUR/kWh.
     public static func parse(_ body: [UInt8], issued: Date, keyGiven: Bool = false) throws(SourceError) -> [SeriesSlot] {
-        let answer = ForecastAnswer(provider: "energypriceforecast")
+        let answer = SourceAnswer(source: "energypriceforecast")
         guard case let .object(root) = try answer.json(body), case let .array(entries)? = root["entries"] else {
             throw answer.fail("no entries list")
         }
         if let currency = root["currency"], currency != .string("EUR") { throw answer.fail("prices not in EUR") }
         if keyGiven, case let .object(meta)? = root["meta"], case let .string(state)? = meta["api_key_state"], refusedKeys.contains(state) {
             throw SourceError(
-                source: answer.provider, problem: .credentialsRefused(status: 200, reason: "the key was refused (\(Quote.clip(state)))"))
+                source: answer.source, problem: .credentialsRefused(status: 200, reason: "the key was refused (\(Quote.clip(state)))"))
         }
         return try answer.forecastPoints(entries, path: "entries", origin: "source", published: "day_ahead", value: "value")
-            .forecast(by: answer.provider, issued: issued)
+            .forecast(by: answer.source, issued: issued)
     }
 }

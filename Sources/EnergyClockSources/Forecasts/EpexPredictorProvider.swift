@@ -60,7 +60,7 @@ public struct EpexPredictorProvider: ForecastProvider {
 
     /// Reads `prices[].startsAt` and `.total` after `knownUntil`, each a quarter hour.
     public static func parse(_ body: [UInt8], issued: Date) throws(SourceError) -> [SeriesSlot] {
-        let answer = ForecastAnswer(provider: "epex-predictor")
+        let answer = SourceAnswer(source: "epex-predictor")
         guard case let .object(root) = try answer.json(body), case let .array(prices)? = root["prices"] else {
             throw answer.fail("no prices list")
         }
@@ -74,6 +74,6 @@ public struct EpexPredictorProvider: ForecastProvider {
             if let knownUntil, start <= knownUntil { continue }
             points.append(PricePoint(start: start, end: start.addingTimeInterval(900), price: total))
         }
-        return try points.forecast(by: answer.provider, issued: issued)
+        return try points.forecast(by: answer.source, issued: issued)
     }
 }

@@ -45,27 +45,7 @@ extension Array where Element == PricePoint {
     }
 }
 
-/// The pieces of a provider's JSON answer, each read or refused with the provider's name.
-struct ForecastAnswer {
-    /// The provider, for its errors.
-    let provider: String
-
-    /// A failure of the provider's answer.
-    func fail(_ reason: String) -> SourceError { SourceError(source: provider, problem: .malformed(reason)) }
-
-    /// The JSON of `body`, which must not be empty.
-    func json(_ body: [UInt8]) throws(SourceError) -> JSONValue {
-        guard !body.isEmpty else { throw SourceError(source: provider, problem: .emptyBody) }
-        guard let json = JSONValue.parse(body) else { throw fail("not JSON") }
-        return json
-    }
-
-    /// The instant `text` names, an ISO 8601 time with an offset.
-    func instant(_ value: JSONValue?, _ name: String) throws(SourceError) -> Date {
-        guard case let .string(text)? = value, let instant = ISO8601.parse(text) else { throw fail("\(name) is not a time") }
-        return instant
-    }
-
+extension SourceAnswer {
     /// The forecast among `entries`: objects with `start` and `end` times and a price in EUR/kWh
     /// under `value`, each marked under `origin` as `published` (left out: the source has it) or
     /// `forecast`. `path` names the list in errors: `entries[3].start is not a time`.
@@ -87,13 +67,5 @@ struct ForecastAnswer {
             points.append(PricePoint(start: start, end: end, price: price))
         }
         return points
-    }
-
-    /// The finite number `value`, at most `limit` in size.
-    func number(_ value: JSONValue?, _ name: String, limit: Double) throws(SourceError) -> Double {
-        guard case let .number(number)? = value, let bounded = Bounded.number(number, in: -limit...limit) else {
-            throw fail("\(name) is not a number within ±\(DecimalFormat.string(limit))")
-        }
-        return bounded
     }
 }

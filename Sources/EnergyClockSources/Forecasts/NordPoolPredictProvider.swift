@@ -52,7 +52,7 @@ public struct NordPoolPredictProvider: ForecastProvider {
 
     /// Reads the pairs; a `null` price leaves its hour out.
     public static func parse(_ body: [UInt8], issued: Date) throws(SourceError) -> [SeriesSlot] {
-        let answer = ForecastAnswer(provider: "nordpool-predict-fi")
+        let answer = SourceAnswer(source: "nordpool-predict-fi")
         guard case let .array(rows) = try answer.json(body) else { throw answer.fail("not a JSON array") }
         var points: [PricePoint] = []
         points.reserveCapacity(rows.count)
@@ -66,6 +66,6 @@ public struct NordPoolPredictProvider: ForecastProvider {
             let cents = try answer.number(pair[1], "the price of row \(index)", limit: Array.priceLimit * 100)
             points.append(PricePoint(start: start, end: nil, price: cents / 100 / (1 + vatRate(at: start))))
         }
-        return try points.forecast(by: answer.provider, issued: issued)
+        return try points.forecast(by: answer.source, issued: issued)
     }
 }
