@@ -17,7 +17,7 @@ seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(settings profiles plans plannote energyzero entsoe awattar energycharts custom nordpool octopus tibber ecb options supervisor health helper fetch redaction
-    nordpoolpredict energyforecast epexpredictor energypriceforecast gbcarbon)
+    nordpoolpredict energyforecast epexpredictor energypriceforecast gbcarbon energinetco2)
 
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 swift build "${flags[@]}"
@@ -42,6 +42,7 @@ for target in "${targets[@]}"; do
         epexpredictor) seeds=("$fixtures"/forecasts/epex-predictor_*.json) ;;
         energypriceforecast) seeds=("$fixtures"/forecasts/energypriceforecast_*.json) ;;
         gbcarbon) seeds=("$fixtures"/carbon/gb_*.json) ;;
+        energinetco2) seeds=("$fixtures"/carbon/energinet_*.json) ;;
         *) seeds=("seeds/$target") ;;
     esac
     seed_dir="$work/seeds"

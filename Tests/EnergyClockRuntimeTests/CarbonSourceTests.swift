@@ -116,4 +116,55 @@ import Testing
                 == "https://api.carbonintensity.org.uk/intensity/2026-12-04T10:47Z/2026-12-07T10:47Z")
         #expect(source.url(area: .region(13), now: now).path.hasSuffix("/regionid/13"))
     }
+
+    func energinet(_ text: String, area: String = "DK1") throws(SourceError) -> [SeriesSlot] {
+        try EnerginetCO2Source.parse(Array(text.utf8), area: area, issued: issued)
+    }
+
+    @Test func energinetsPrognosisIsReadAsFiveMinuteForecastsInUTC() throws {
+        let slots = try EnerginetCO2Source.parse(fixture("carbon/energinet_DK1_constructed.json"), area: "DK1", issued: issued)
+        #expect(slots.count == 12)
+        // `Minutes5UTC` is UTC without a zone; `Minutes5DK` (an hour later in March) is not read.
+        #expect(slots.first?.start == at("2026-03-02T11:00:00Z") && slots.last?.end == at("2026-03-02T12:00:00Z"))
+        #expect(slots.allSatisfy { $0.duration == 300 && $0.quantity == .carbonIntensity && $0.level == nil })
+        #expect(slots.allSatisfy { $0.provenance == .forecast("energinet-co2", issued: issued) })
+        #expect(slots.map(\.value).reduce(0, +) == 1205)
+    }
+
+    @Test(arguments: [
+        ("", "empty response body"),
+        (#"{"records":{}}"#, "no records"),
+        (#"{"records":[1]}"#, "is not an object"),
+        (#"{"records":[{"Minutes5UTC":"2026-03-02T11:00:00","PriceArea":"DK2","CO2Emission":90}]}"#, "PriceArea is not DK1"),
+        (#"{"records":[{"Minutes5UTC":"2026-03-02T11:00:00","CO2Emission":90}]}"#, "PriceArea is not DK1"),
+        (#"{"records":[{"Minutes5UTC":"11:00","PriceArea":"DK1","CO2Emission":90}]}"#, "Minutes5UTC is not a time"),
+        (#"{"records":[{"Minutes5UTC":"2026-03-02T11:00:00","PriceArea":"DK1","CO2Emission":-3}]}"#, "not an intensity"),
+        (#"{"records":[{"Minutes5UTC":"2026-03-02T11:00:00","PriceArea":"DK1","CO2Emission":"90"}]}"#, "not an intensity"),
+        (#"{"records":[{"Minutes5UTC":"2026-03-02T11:00:00","PriceArea":"DK1","CO2Emission":1e999}]}"#, "not an intensity"),
+        (
+            #"{"records":[{"Minutes5UTC":"2026-03-02T11:05:00","PriceArea":"DK1","CO2Emission":1},{"Minutes5UTC":"2026-03-02T11:00:00","PriceArea":"DK1","CO2Emission":1}]}"#,
+            "out of order"
+        ),
+        (
+            #"{"records":[{"Minutes5UTC":"2026-03-02T11:00:00","PriceArea":"DK1","CO2Emission":1},{"Minutes5UTC":"2026-03-02T11:00:00","PriceArea":"DK1","CO2Emission":2}]}"#,
+            "overlaps"
+        ),
+    ])
+    func everyHostileEnerginetAnswerIsRefusedWithItsReason(body: String, reason: String) {
+        #expect {
+            try energinet(body)
+        } throws: { error in
+            "\(error)".contains("energinet-co2") && "\(error)".contains(reason)
+        }
+    }
+
+    @Test func energinetIsAskedForOneAreaOldestFirst() throws {
+        let source = EnerginetCO2Source()
+        #expect(source.areaProblem("DK1") == nil && source.areaProblem("DK2") == nil)
+        #expect(source.areaProblem("DK") != nil && source.areaProblem("dk1") != nil && source.areaProblem("SE3") != nil)
+        let query = try #require(source.url(area: "DK2").query)
+        #expect(query.contains(#"filter={"PriceArea":["DK2"]}"#) || query.contains("%22DK2%22"))
+        #expect(source.url(area: "DK2").path == "/dataset/CO2EmisProg")
+        #expect(try energinet(#"{"records":[{"Minutes5UTC":"2026-03-02T11:00:00","PriceArea":"DK1","CO2Emission":null}]}"#).isEmpty)
+    }
 }

@@ -11,7 +11,8 @@ import Foundation
 /// a time-out is a finding.
 enum FuzzTarget: String, CaseIterable {
     case settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber, ecb, options,
-        supervisor, health, helper, fetch, redaction, nordpoolpredict, energyforecast, epexpredictor, energypriceforecast, gbcarbon
+        supervisor, health, helper, fetch, redaction, nordpoolpredict, energyforecast, epexpredictor, energypriceforecast, gbcarbon,
+        energinetco2
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
     static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -85,6 +86,7 @@ enum FuzzTarget: String, CaseIterable {
         case .gbcarbon:
             _ = try? GBCarbonIntensitySource.parse(bytes, issued: Date())
             _ = GBCarbonIntensitySource().areaProblem(String(decoding: bytes.prefix(64), as: UTF8.self))
+        case .energinetco2: _ = try? EnerginetCO2Source.parse(bytes, area: "DK1", issued: Date())
         }
     }
 
