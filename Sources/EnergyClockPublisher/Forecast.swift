@@ -57,10 +57,10 @@ package struct Forecast: Equatable {
     }
 
     /// The known slots from the one that holds the start of the current EMHASS step on: the
-    /// official ones, then the forecast's, priced now.
+    /// official ones, then the forecast's.
     package var slots: [Plan.Slot] {
         guard forecastFrom != nil else { return official }
-        return official + tail[tailStart...].lazy.filter { $0.slot.end > stepStart }.map(Plan.Slot.init)
+        return official + (tailStart..<tail.endIndex).lazy.map { tail.shown(at: $0).slot }.filter { $0.end > stepStart }
     }
 
     /// evcc's custom tariff forecast (`forecast: source: mqtt`): `[{"start","end","value"}, …]`

@@ -91,7 +91,7 @@ package enum Payloads {
             let zone = snapshot.timeZone
             put(topics.pricesToday, &memo.today, DaySlots(slots: snapshot.today, timeZone: zone), \.json)
             put(topics.pricesTomorrow, &memo.tomorrow, DaySlots(slots: snapshot.tomorrow, timeZone: zone), \.json)
-            put(topics.pricesForecast, &memo.forecast, DaySlots(slots: snapshot.forecast, timeZone: zone), \.json)
+            put(topics.pricesForecast, &memo.forecast, ForecastSlots(tail: snapshot.forecast, timeZone: zone), \.json)
         }
         if wanted(.outlook) {
             let decimals = snapshot.settings.priceDecimals
@@ -171,19 +171,40 @@ package enum Payloads {
         var w = JSONWriter()
         w.beginArray()
         for slot in slots {
-            w.beginObject()
-            w.field("start", slot.slot.start, in: calendar)
-            w.field("end", slot.slot.end, in: calendar)
-            w.field("price", slot.price)
-            w.field("band", slot.band?.rawValue)
-            if case let .forecast(issued) = slot.slot.provenance.kind {
-                w.field("forecast", true)
-                w.field("provider", slot.slot.provenance.source.description)
-                w.field("issued", issued, in: calendar)
-            }
-            w.endObject()
+            w.slotObject(Plan.Slot(slot), band: slot.band, provenance: slot.slot.provenance, in: calendar)
         }
         w.endArray()
         return w.output
+    }
+
+    /// `prices/forecast`: ``slotArray(_:_:)`` of `tail`, each slot's price and band as the tail
+    /// holds them, without pricing it again.
+    package static func slotArray(_ tail: ForecastTail, _ calendar: LocalCalendar) -> String {
+        var w = JSONWriter()
+        w.beginArray()
+        for index in tail.indices {
+            let (slot, band) = tail.shown(at: index)
+            w.slotObject(slot, band: band, provenance: tail.provenance, in: calendar)
+        }
+        w.endArray()
+        return w.output
+    }
+}
+
+extension JSONWriter {
+    /// `{start, end, price, band}`, with `"forecast":true`, the `provider` and when it was
+    /// `issued` for a forecast.
+    mutating func slotObject(_ slot: Plan.Slot, band: Band?, provenance: Provenance?, in calendar: LocalCalendar) {
+        beginObject()
+        field("start", slot.start, in: calendar)
+        field("end", slot.end, in: calendar)
+        field("price", slot.price)
+        field("band", band?.rawValue)
+        if let provenance, case let .forecast(issued) = provenance.kind {
+            field("forecast", true)
+            field("provider", provenance.source.description)
+            field("issued", issued, in: calendar)
+        }
+        endObject()
     }
 }

@@ -37,16 +37,27 @@ package struct Rendered<Input: Equatable> {
     }
 }
 
-/// A day's slots and the zone their times are written in: what `prices/today` shows, and
-/// `prices/forecast` with a ``ForecastTail``.
-package struct DaySlots<Slots: Collection & Equatable>: Equatable where Slots.Element == PricedSlot {
+/// A day's slots and the zone their times are written in: what `prices/today` shows.
+package struct DaySlots: Equatable {
     /// The slots, in order.
-    package var slots: Slots
+    package var slots: [PricedSlot]
     /// The zone of the local times.
     package var timeZone: TimeZoneRules
 
     /// The `prices/…` payload.
     package var json: String { Payloads.slotArray(slots, LocalCalendar(timeZone: timeZone)) }
+}
+
+/// The forecast beyond the official prices and the zone its times are written in: what
+/// `prices/forecast` shows.
+package struct ForecastSlots: Equatable {
+    /// The forecast.
+    package var tail: ForecastTail
+    /// The zone of the local times.
+    package var timeZone: TimeZoneRules
+
+    /// The `prices/forecast` payload.
+    package var json: String { Payloads.slotArray(tail, LocalCalendar(timeZone: timeZone)) }
 }
 
 /// The day's payloads in the groups they are rendered and sent in, in order: a settings change
@@ -67,11 +78,11 @@ package struct DayMemo {
     /// `settings`, which `profiles` shows too.
     package var settings = Rendered<Settings>()
     /// `prices/today`.
-    package var today = Rendered<DaySlots<[PricedSlot]>>()
+    package var today = Rendered<DaySlots>()
     /// `prices/tomorrow`.
-    package var tomorrow = Rendered<DaySlots<[PricedSlot]>>()
+    package var tomorrow = Rendered<DaySlots>()
     /// `prices/forecast`.
-    package var forecast = Rendered<DaySlots<ForecastTail>>()
+    package var forecast = Rendered<ForecastSlots>()
     /// `forecast/evcc`.
     package var evcc = Rendered<Forecast>()
     /// `forecast/emhass`.

@@ -80,4 +80,22 @@ import Testing
             publisher.handle(.connected([snapshot(price: 0.40)], previouslyRetained: [], broker: nil), at: now.addingTimeInterval(64)))
         #expect(again.first { $0.topic == topics.pricesForecast }?.payload == new)
     }
+
+    @Test func theForecastsPayloadReadFromItsHeldPricesIsThatOfItsPricedSlots() throws {
+        var settings = Settings.defaults
+        settings.resolution = .native
+        settings.vatPercent = 21
+        let fee = try #require(JSONValue.parse(Array(#"{"default":0.05,"periods":[{"from":"17:00","to":"21:00","fee":0.09}]}"#.utf8)))
+        settings.gridFee = try GridFee(json: fee)
+        let day = LocalDay(year: 2026, month: 3, day: 2)
+        let official = slots(from: amsterdam.start(of: day), count: 48, minutes: 60) { _ in 0.05 }.stamped(.official("energyzero"))
+        let forecast = slots(from: amsterdam.start(of: day.adding(days: 2)), count: 5 * 96, minutes: 15) { i in Double(i % 11) / 50 - 0.05 }
+            .stamped(.forecast("energypriceforecast", issued: at("2026-03-02T06:00:00Z")))
+        let snapshot = Snapshot.derive(
+            now: now, calendar: amsterdam, settings: settings, slots: official, forecast: forecast, source: "energyzero", stale: false,
+            updatedAt: nil)
+        #expect(snapshot.forecast.count == 480)
+        #expect(Payloads.slotArray(snapshot.forecast, amsterdam) == Payloads.slotArray(Array(snapshot.forecast), amsterdam))
+        #expect(snapshot.forecast.indices.allSatisfy { snapshot.forecast.shown(at: $0).slot.price == snapshot.forecast[$0].price })
+    }
 }

@@ -20,10 +20,14 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
         let banding: Settings
         let rates: ExchangeRates
         let thresholds: Thresholds?
+        /// Each slot's price as published, and its band: what the payloads read, without pricing
+        /// the slot again (9 bytes a slot).
+        let prices: [Double]
+        let bands: [Band?]
 
         init(
             series: CompactSeries, calendar: LocalCalendar, pricing: Settings, banding: Settings, rates: ExchangeRates,
-            thresholds: Thresholds?
+            thresholds: Thresholds?, prices: [Double]
         ) {
             self.series = series
             self.calendar = calendar
@@ -31,6 +35,8 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
             self.banding = banding
             self.rates = rates
             self.thresholds = thresholds
+            self.prices = prices
+            bands = prices.map { Snapshot.Basis.band(of: $0, thresholds, banding) }
         }
     }
 
@@ -48,15 +54,22 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
         _ forecast: [SeriesSlot], _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates, _ thresholds: Thresholds?,
         missingRate: inout Bool, nonFinitePrice: inout Bool
     ) {
-        let priced = forecast.filter {
-            Snapshot.Basis.components($0, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice) != nil
+        var priced: [SeriesSlot] = []
+        var prices: [Double] = []
+        for slot in forecast {
+            guard
+                let parts = Snapshot.Basis.components(
+                    slot, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
+            else { continue }
+            priced.append(slot)
+            prices.append(parts.total)
         }
         storage =
             priced.isEmpty
             ? nil
             : Storage(
                 series: CompactSeries(priced), calendar: calendar, pricing: settings, banding: settings, rates: rates,
-                thresholds: thresholds)
+                thresholds: thresholds, prices: prices)
     }
 
     /// This tail under `settings` and `thresholds`, which price every slot alike
@@ -66,7 +79,7 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
         return ForecastTail(
             storage: Storage(
                 series: storage.series, calendar: storage.calendar, pricing: storage.pricing, banding: settings, rates: storage.rates,
-                thresholds: thresholds))
+                thresholds: thresholds, prices: storage.prices))
     }
 
     /// The first index.
@@ -106,6 +119,17 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
         return self[(storage?.series.firstIndex(startingAtOrAfter: end) ?? 0)...]
     }
 
+    /// Who forecast the slots and when; nil without any.
+    public var provenance: Provenance? { storage?.series.provenance }
+
     /// The start of the slot at `index`, read without pricing it.
     public func start(at index: Int) -> Date { storage!.series.start(at: index) }
+
+    /// The slot at `index` with its price as published and its band, read without pricing it
+    /// again: what the payloads show of it.
+    public func shown(at index: Int) -> (slot: Plan.Slot, band: Band?) {
+        let storage = storage!
+        let slot = storage.series[index]
+        return (Plan.Slot(start: slot.start, end: slot.end, price: storage.prices[index]), storage.bands[index])
+    }
 }
