@@ -10,7 +10,7 @@ package struct Forecast: Equatable {
     /// before the current one half of the time.
     package var official: [Plan.Slot]
     /// The forecast that goes on after them from ``tailStart``, when the profile's `forecast_tail`
-    /// adds it: priced when a payload is rendered, not at every boundary.
+    /// adds it: a reference to the profile's tail, read when a payload is rendered.
     package var tail = ForecastTail()
     /// The index in ``tail`` of its first slot after the official ones.
     package var tailStart = 0

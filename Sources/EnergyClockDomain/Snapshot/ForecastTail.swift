@@ -1,12 +1,13 @@
 import FoundationEssentials
 
 /// The forecast a profile shows where no official price is, each slot priced and banded as the
-/// official ones are when it is read.
+/// official ones are.
 ///
 /// A week of quarter hours is 672 slots. Held as ``PricedSlot`` values (about 140 bytes each, the
 /// price's parts and the provenance in every one) that was about 90 KB per profile, kept for a
-/// day; this holds each slot's start, end and forecast figure (24 bytes), the rest once, and
-/// prices a slot only when it is read: when a payload is rendered, a plan made, a clock drawn.
+/// day; this holds each slot's start, end and forecast figure (24 bytes) with its published price
+/// and band (9 bytes), the rest once. The payloads read those (``shown(at:)``); a plan or the
+/// clock, which read a slot whole, get its price's parts worked out again.
 public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
     /// What a tail with slots holds, shared by its copies: a snapshot is copied often, and one
     /// reference is all a copy takes.
@@ -87,7 +88,7 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
     /// One past the last index.
     public var endIndex: Int { storage?.series.endIndex ?? 0 }
 
-    /// The slot at `index`, priced and banded.
+    /// The slot at `index`, with its price's parts worked out again and its band.
     public subscript(index: Int) -> PricedSlot {
         let storage = storage!
         let slot = storage.series[index]
@@ -97,7 +98,7 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
         // the same values, it prices again.
         let parts = Snapshot.Basis.components(
             slot, storage.calendar, storage.pricing, storage.rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)!
-        return PricedSlot(slot: slot, components: parts, band: Snapshot.Basis.band(of: parts.total, storage.thresholds, storage.banding))
+        return PricedSlot(slot: slot, components: parts, band: storage.bands[index])
     }
 
     /// Whether both hold the same slots, priced and banded alike: a tail banded again under a
