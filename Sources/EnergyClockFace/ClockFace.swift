@@ -96,7 +96,9 @@ public struct ClockFace: Sendable, Equatable {
                 let last = Int((slot.slot.end.timeIntervalSince(start) / 3600 * Double(count)).rounded(.up))
                 for part in max(0, first)..<min(count, max(first + 1, last)) {
                     parts[part] = slot.band
-                    forecast[part] = !slot.slot.provenance.isOfficial
+                    // A price forecast beyond the auction is drawn pale; a carbon source's own
+                    // forecast is what a carbon clock shows all day, drawn as it is.
+                    forecast[part] = !slot.slot.provenance.isOfficial && slot.slot.currency != nil
                 }
             }
             let hour = calendar.wallClock(at: start).second / 3600
@@ -119,6 +121,12 @@ public struct ClockFace: Sendable, Equatable {
         caption = tomorrow ? "tomorrow" : (showsNow ? nil : Self.weekdays[day.weekday])
         if forecastProvider != nil, official.isEmpty, hand == nil { caption = (caption.map { $0 + " " } ?? "") + "(forecast)" }
     }
+
+    /// What one value is called: `price`, or `intensity` on a carbon clock.
+    public var noun: String { unit == Quantity.carbonIntensity.unit ? Quantity.carbonIntensity.noun : "price" }
+
+    /// What the centre says while nothing is known for now: `no price now`, `no intensity now`.
+    public var nothingNow: String { "no \(noun) now" }
 
     /// Weekday names, Monday first, as `LocalDay.weekday` counts.
     static let weekdays = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]

@@ -77,7 +77,7 @@ public struct TerminalClock: Sendable {
         if let price = face.price {
             middle.append("\(DecimalFormat.string(price, decimals: 4)) \(face.unit)")
         } else if face.hand != nil {
-            middle.append("no price known now")
+            middle.append("no \(face.noun) known now")
         }
         if let band = face.band { middle.append(band.rawValue) }
         if face.sectors.count != 24 { middle.append("\(face.sectors.count)-hour day") }
@@ -94,7 +94,7 @@ public struct TerminalClock: Sendable {
         }
         grid.put(face.unit, row: 22, column: column)
         let note = face.forecastProvider == nil ? "" : "; \u{2592} forecast"
-        let key = "each hour is 4 cells, one per quarter-hour when known; \u{00B7} no price" + note
+        let key = "each hour is 4 cells, one per quarter-hour when known; \u{00B7} no \(face.noun)" + note
         grid.put(key, row: 23, column: 0)
         return grid.lines(colors: colors, palette: face.palette).joined(separator: "\n")
     }

@@ -9,11 +9,15 @@ struct DiscoveryAnnouncer {
     /// The profile's name, nil for the first profile.
     let profile: String?
 
-    /// What the configs depend on besides the tree: the price unit, the jobs' names, and whether
+    /// What the configs depend on besides the tree: the units and signal, the jobs' names, and whether
     /// a forecast provider is scored.
     struct Shape: Equatable {
-        /// The unit of every price entity.
+        /// The unit of every value entity: the price's, or gCO₂/kWh for a `co2` profile.
         var unit: String
+        /// The unit of the price settings' entities.
+        var priceUnit: String
+        /// What the profile shows.
+        var signal: Signal
         /// The jobs, by name in order, each with entities of its own.
         var jobs: [String]
         /// Whether the profile has a `forecast_provider`, whose accuracy has entities of its own.
@@ -22,6 +26,8 @@ struct DiscoveryAnnouncer {
         /// The shape of a profile with `settings`.
         init(_ settings: Settings) {
             unit = settings.unit
+            priceUnit = settings.priceUnit
+            signal = settings.signal
             jobs = settings.jobs.keys.sorted()
             forecast = !settings.forecastProvider.isEmpty
         }
@@ -47,6 +53,7 @@ struct DiscoveryAnnouncer {
 
     private func configs(_ shape: Shape) -> [HADiscovery.Config] {
         discovery?.configs(
-            topics, unit: shape.unit, availability: root.status, profile: profile, jobs: shape.jobs, forecast: shape.forecast) ?? []
+            topics, unit: shape.unit, priceUnit: shape.priceUnit, signal: shape.signal, availability: root.status, profile: profile,
+            jobs: shape.jobs, forecast: shape.forecast) ?? []
     }
 }

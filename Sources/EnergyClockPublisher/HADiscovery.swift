@@ -58,9 +58,12 @@ package struct HADiscovery: Sendable {
     ///
     /// A profile other than the first (`profile`, with `topics` its own tree) is a device of its
     /// own, available through the daemon's `availability` topic.
+    ///
+    /// A `co2` profile (`signal`) names its value sensors after the intensity, in `unit`
+    /// (gCO₂/kWh), while its price settings keep `priceUnit`.
     package func configs(
-        _ topics: TopicTree, unit: String = Settings.defaults.unit, availability: String? = nil, profile: String? = nil,
-        jobs: [String] = [], forecast: Bool = false
+        _ topics: TopicTree, unit: String = Settings.defaults.unit, priceUnit: String? = nil, signal: Signal = .price,
+        availability: String? = nil, profile: String? = nil, jobs: [String] = [], forecast: Bool = false
     ) -> [Config] {
         guard mode != .off else { return [] }
         let node = Self.nodeID(topics)
@@ -71,17 +74,18 @@ package struct HADiscovery: Sendable {
                 Entity(
                     "sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
         }
+        let co2 = signal == .co2
         let euro: [(String, Field)] = [
             ("unit_of_measurement", .text(unit)), ("state_class", .text("measurement")),
-            ("suggested_display_precision", .integer(4)),
+            ("suggested_display_precision", .integer(co2 ? 0 : 4)),
         ]
         sensor(
-            "price", "Price", topics.price, "{{ value if value else \(none) }}",
-            euro + [("json_attributes_topic", .text(topics.statsToday)), ("icon", .text("mdi:currency-eur"))])
+            "price", co2 ? "Carbon intensity" : "Price", topics.price, "{{ value if value else \(none) }}",
+            euro + [("json_attributes_topic", .text(topics.statsToday)), ("icon", .text(co2 ? "mdi:molecule-co2" : "mdi:currency-eur"))])
         sensor(
             "band", "Band", topics.color, "{{ value if value else \(none) }}",
             [("device_class", .text("enum")), ("options", .list(Band.allCases.map(\.rawValue))), ("icon", .text("mdi:palette"))])
-        sensor("next_price", "Next price", topics.next, "{{ value_json.price if value else \(none) }}", euro)
+        sensor("next_price", co2 ? "Next intensity" : "Next price", topics.next, "{{ value_json.price if value else \(none) }}", euro)
         for (object, name, key) in [
             ("today_min", "Today's minimum", "min"), ("today_max", "Today's maximum", "max"),
             ("today_average", "Today's average", "mean"),
@@ -145,7 +149,8 @@ package struct HADiscovery: Sendable {
             if entity.component == .number {
                 extra += [("step", .number(entity.step ?? 1)), ("mode", .text("box"))]
                 switch entity.unit {
-                case .pricePerKWh: extra.append(("unit_of_measurement", .text(unit)))
+                case .pricePerKWh: extra.append(("unit_of_measurement", .text(priceUnit ?? unit)))
+                case .co2PerKWh: extra.append(("unit_of_measurement", .text(Quantity.carbonIntensity.unit)))
                 case .percent: extra.append(("unit_of_measurement", .text("%")))
                 case .days: extra.append(("unit_of_measurement", .text("d")))
                 case .none: break
@@ -153,9 +158,11 @@ package struct HADiscovery: Sendable {
             }
             setting(entity.component.rawValue, descriptor.field, entity.name, extra)
         }
-        sensor(
-            "grid_fee", "Grid fee now", topics.current, "{{ value_json.components.grid_fee if value else \(none) }}",
-            euro + [("icon", .text("mdi:transmission-tower"))])
+        if !co2 {
+            sensor(
+                "grid_fee", "Grid fee now", topics.current, "{{ value_json.components.grid_fee if value else \(none) }}",
+                euro + [("icon", .text("mdi:transmission-tower"))])
+        }
         for job in jobs { entities += Self.jobEntities(job, topics, euro: euro) }
         if clockImage {
             entities.append(

@@ -42,9 +42,17 @@ package enum LineProtocol {
     /// The point of the current slot: its prices, band and thresholds, stamped with the slot's start
     /// so that republishing the same slot overwrites rather than adds. A profile other than the
     /// first is named in a `profile` tag; the first has none, and keeps the series it always had.
+    ///
+    /// A `co2` profile's point is `grid_carbon`, its value the field `intensity`, tagged with its
+    /// `area` and `unit` (gCO2/kWh) where a price's has its zone.
     package static func currentPoint(_ snapshot: Snapshot) -> String? {
         guard let current = snapshot.current else { return nil }
-        var fields = [("price", DecimalFormat.string(current.price)), ("market_price", DecimalFormat.string(current.slot.value))]
+        let settings = snapshot.settings
+        let co2 = settings.signal == .co2
+        var fields =
+            co2
+            ? [("intensity", DecimalFormat.string(current.price))]
+            : [("price", DecimalFormat.string(current.price)), ("market_price", DecimalFormat.string(current.slot.value))]
         if let t = snapshot.thresholds {
             fields += [
                 ("green_max", DecimalFormat.string(t.greenMax)), ("yellow_max", DecimalFormat.string(t.yellowMax)),
@@ -52,11 +60,11 @@ package enum LineProtocol {
             ]
         }
         fields.append(("stale", snapshot.stale ? "true" : "false"))
+        let place = co2 ? [("area", settings.carbonArea), ("unit", settings.unit)] : [("zone", settings.zone)]
         return line(
-            measurement: "energy_price",
-            tags: [
-                ("source", snapshot.source), ("zone", snapshot.settings.zone), ("band", current.band?.rawValue ?? ""),
-                ("profile", snapshot.profile == Profiles.firstName ? "" : snapshot.profile),
+            measurement: co2 ? "grid_carbon" : "energy_price",
+            tags: [("source", snapshot.source)] + place + [
+                ("band", current.band?.rawValue ?? ""), ("profile", snapshot.profile == Profiles.firstName ? "" : snapshot.profile),
             ],
             fields: fields, time: current.slot.start
         )

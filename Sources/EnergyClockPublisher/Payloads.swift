@@ -156,7 +156,7 @@ package enum Payloads {
         w.endObject()
         w.field("band", slot.band?.rawValue)
         w.field("hex", slot.band.map { snapshot.settings.color(of: $0).hex })
-        if let level = slot.slot.level { w.field("level", level.name) }
+        if let level = slot.slot.level { w.field("level", level.name(for: slot.slot.quantity)) }
         w.field("source", snapshot.source)
         w.field("stale", snapshot.stale)
         w.field("updated_at", snapshot.updatedAt, in: calendar)

@@ -169,7 +169,7 @@ public enum CairoClock {
         } else {
             font(16)
             color(dimText)
-            if let caption = face.hand == nil ? face.caption : "no price now" { write(caption, x: center.x, y: center.y + 6) }
+            if let caption = face.hand == nil ? face.caption : face.nothingNow { write(caption, x: center.x, y: center.y + 6) }
         }
         // The date and source, top left; stale data, top right.
         font(15, bold: true)

@@ -35,6 +35,10 @@ public protocol PriceSource: Sendable {
     /// When the source publishes the next day, where it says so; nil for the daemon's default
     /// (13:00 local, `--tomorrow-hour`).
     var nextDayPublication: Publication? { get }
+
+    /// How long an answer holds before the source is asked again, for a source that renews its
+    /// values all day (a carbon forecast); nil for a day-ahead market, asked when a day is due.
+    var refreshInterval: TimeInterval? { get }
 }
 
 /// When a source publishes the next day's prices: from an hour of the day in a calendar of its own.
@@ -66,6 +70,9 @@ extension PriceSource {
 
     /// The daemon's default.
     public var nextDayPublication: Publication? { nil }
+
+    /// Asked when a day is due.
+    public var refreshInterval: TimeInterval? { nil }
 
     /// Assumes answers hold only the day asked for.
     public var answersIncludeNextDay: Bool { false }

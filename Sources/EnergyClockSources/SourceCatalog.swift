@@ -7,13 +7,19 @@ public struct SourceCatalog: SourceRules {
     public let sources: [any PriceSource]
     /// Every forecast provider in registration order.
     public let forecasts: [any ForecastProvider]
+    /// Every carbon source in registration order.
+    public let carbon: [any CarbonSource]
     /// Where euro exchange rates come from, for prices in another currency; nil when nowhere.
     public let rateFeed: ExchangeRateFeed?
 
-    /// A catalog of `sources` and `forecasts`; ids must be unique.
-    public init(_ sources: [any PriceSource], forecasts: [any ForecastProvider] = [], rateFeed: ExchangeRateFeed? = nil) {
+    /// A catalog of `sources`, `forecasts` and `carbon` sources; ids must be unique.
+    public init(
+        _ sources: [any PriceSource], forecasts: [any ForecastProvider] = [], carbon: [any CarbonSource] = [],
+        rateFeed: ExchangeRateFeed? = nil
+    ) {
         self.sources = sources
         self.forecasts = forecasts
+        self.carbon = carbon
         self.rateFeed = rateFeed
     }
 
@@ -25,6 +31,20 @@ public struct SourceCatalog: SourceRules {
 
     /// The source with `id`.
     public subscript(id: String) -> (any PriceSource)? { sources.first { $0.id == id } }
+
+    /// The ids users may choose as `carbon_source`.
+    public var carbonIDs: [String] { carbon.map(\.id) }
+
+    /// The source of what `settings` show: the chosen price source, or for a `co2` profile its
+    /// carbon source as a feed (``CarbonFeedSource``).
+    public func shown(_ settings: Settings) -> (any PriceSource)? {
+        settings.signal == .co2 ? carbonFeed(settings) : self[settings.source]
+    }
+
+    /// The feed of the `carbon_source` of `settings`, whatever their signal; nil for none.
+    public func carbonFeed(_ settings: Settings) -> CarbonFeedSource? {
+        carbon.first { $0.id == settings.carbonSource }.map(CarbonFeedSource.init)
+    }
 
     /// The forecast provider with `id`.
     public func forecast(_ id: String) -> (any ForecastProvider)? { forecasts.first { $0.id == id } }
@@ -48,6 +68,12 @@ public struct SourceCatalog: SourceRules {
         }
         if settings.forecastFallbacks.contains(settings.forecastProvider) {
             throw .notAllowed(field: "forecast_fallbacks", reason: "\(settings.forecastProvider) is the forecast_provider itself")
+        }
+        if !settings.carbonSource.isEmpty {
+            guard let feed = carbonFeed(settings) else {
+                throw .invalidChoice(field: "carbon_source", value: settings.carbonSource, allowed: carbonIDs)
+            }
+            if let reason = feed.unusableReason(for: settings) { throw .notAllowed(field: "carbon_area", reason: "\(feed.id) \(reason)") }
         }
     }
 }

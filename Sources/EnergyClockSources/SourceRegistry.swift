@@ -92,12 +92,13 @@ public enum SourceRegistry {
     /// The ids users may choose, in order.
     public static var ids: [String] { entries.map(\.id) }
 
-    /// A catalog of every source, each at `baseURLs[id]` or its default, with the ECB's rates at
+    /// A catalog of every source, forecast provider and carbon source, each at `baseURLs[id]` or its default, with the ECB's rates at
     /// `ratesURL` (or the ECB's own address).
     public static func catalog(baseURLs: [String: URL], tokens: SourceTokens, http: HTTPClient, ratesURL: URL? = nil) -> SourceCatalog {
         SourceCatalog(
             entries.map { $0.make(baseURL: baseURLs[$0.id], http: http, tokens: tokens) },
             forecasts: ForecastRegistry.entries.map { $0.make(baseURL: baseURLs[$0.id], http: http, tokens: tokens) },
+            carbon: CarbonRegistry.entries.map { $0.make(baseURL: baseURLs[$0.id], http: http, tokens: tokens) },
             rateFeed: ExchangeRateFeed(url: ratesURL ?? ExchangeRateFeed.defaultURL, http: http))
     }
 }

@@ -154,7 +154,10 @@ public final class PriceStore {
 
     /// Cached slots of `source` that overlap `interval`, sorted, as official values of the source
     /// the key names (its part before the first `/`); under a key `forecast/<provider>/<zone>`, as
-    /// that provider's forecast issued at the key's last successful fetch.
+    /// that provider's forecast issued at the key's last successful fetch; under a key
+    /// `carbon/<source>/<area>`, as that source's values, a forecast issued at the last successful
+    /// fetch where a slot ends after it (the store keeps no kind; the next fetch, due within half
+    /// an hour, marks each value as its source does).
     ///
     /// A row whose quantity (the `currency` column: a currency code, or a unit for what is no
     /// price), basis or level this build does not know is left out rather than read as something
@@ -162,10 +165,13 @@ public final class PriceStore {
     public func slots(source: String, overlapping interval: DateInterval) throws(StoreError) -> [SeriesSlot] {
         var slots: [SeriesSlot] = []
         let parts = source.split(separator: "/", omittingEmptySubsequences: false)
+        let keyed = parts.count == 3 && (parts[0] == Self.forecastPrefix || parts[0] == Self.carbonPrefix)
+        let issued = keyed ? try lastSuccess(source: source) ?? Date(timeIntervalSince1970: 0) : Date(timeIntervalSince1970: 0)
         let provenance =
-            parts.count == 3 && parts[0] == Self.forecastPrefix
-            ? Provenance.forecast(String(parts[1]), issued: try lastSuccess(source: source) ?? Date(timeIntervalSince1970: 0))
-            : Provenance.official(String(parts[0]))
+            keyed ? Provenance.forecast(String(parts[1]), issued: issued) : Provenance.official(String(parts[0]))
+        // A carbon source's value for what had passed at its fetch is its own estimate of it.
+        let officialUntil = parts[0] == Self.carbonPrefix ? issued : Date(timeIntervalSince1970: 0)
+        let official = Provenance.official(String(parts[keyed ? 1 : 0]))
         try db.query(
             #"SELECT start, "end", market, currency, basis, level FROM prices WHERE source = ? AND "end" > ? AND start < ? ORDER BY start"#,
             [.text(source), .integer(Self.seconds(interval.start)), .integer(Self.seconds(interval.end))],
@@ -178,11 +184,12 @@ public final class PriceStore {
                 guard let known = row.byte(5).flatMap(PriceLevel.init(rawValue:)) else { return }
                 level = known
             }
+            let end = Date(timeIntervalSince1970: Double(row.integer(1)))
             slots.append(
                 SeriesSlot(
-                    start: Date(timeIntervalSince1970: Double(row.integer(0))),
-                    end: Date(timeIntervalSince1970: Double(row.integer(1))),
-                    value: row.real(2), quantity: quantity, basis: basis, level: level, provenance: provenance
+                    start: Date(timeIntervalSince1970: Double(row.integer(0))), end: end,
+                    value: row.real(2), quantity: quantity, basis: basis, level: level,
+                    provenance: end <= officialUntil ? official : provenance
                 ))
         }
         return slots
@@ -251,6 +258,8 @@ public final class PriceStore {
 
     /// The first part of the key of a provider's forecast: `forecast/<provider>/<zone>`.
     public static let forecastPrefix = "forecast"
+    /// The first part of a carbon source's keys, `carbon/<source>/<area>`.
+    public static let carbonPrefix = "carbon"
 
     private static func seconds(_ date: Date) -> Int64 { Bounded.wholeSeconds(date, rounding: .toNearestOrAwayFromZero) }
 }

@@ -21,6 +21,7 @@ enum SourceOptions {
     static let sourceURLs: [(id: String, option: Option<URL?>)] =
         SourceRegistry.entries.compactMap { entry in entry.urlOption.map { (entry.id, Option.url($0, entry.urlHelp)) } }
         + ForecastRegistry.entries.compactMap { entry in entry.urlOption.map { (entry.id, Option.url($0, entry.urlHelp)) } }
+        + CarbonRegistry.entries.compactMap { entry in entry.urlOption.map { (entry.id, Option.url($0, entry.urlHelp)) } }
     static let entsoeTokenFile = Option.optional(
         "entsoe-token-file", "FILE", "file holding the ENTSO-E security token (or set ENERGYCLOCK_ENTSOE_TOKEN)")
     static let tibberTokenFile = Option.optional(

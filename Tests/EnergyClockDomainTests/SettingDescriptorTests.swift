@@ -17,7 +17,7 @@ import Testing
         #expect(settings == Settings.defaults)
         #expect(
             Settings.defaults.json.hasSuffix(
-                #","price_decimals":6,"kind":"import","export_factor":1,"export_fee":0,"export_vat":false,"export_negative":"pay","direction":"auto","negative_band":false,"forecast_step":30,"jobs":{},"octopus_product":"AGILE-24-10-01","octopus_region":"","forecast_provider":"","forecast_fallbacks":[],"forecast_tail":false}"#
+                #","price_decimals":6,"kind":"import","export_factor":1,"export_fee":0,"export_vat":false,"export_negative":"pay","direction":"auto","negative_band":false,"forecast_step":30,"jobs":{},"octopus_product":"AGILE-24-10-01","octopus_region":"","forecast_provider":"","forecast_fallbacks":[],"forecast_tail":false,"signal":"price","carbon_source":"","carbon_area":"","co2_green_max":100,"co2_yellow_max":200,"co2_orange_max":300}"#
             ),
             "the new settings come last, with their defaults")
     }

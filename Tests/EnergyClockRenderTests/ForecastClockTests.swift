@@ -48,3 +48,31 @@ import Testing
         #expect(text.contains("forecast by epex-predictor") && text.contains("\u{2592} forecast"))
     }
 }
+
+/// A carbon clock: the intensity and its unit in the centre and the legend, and the carbon
+/// source's own forecast drawn as it is, since it is all a carbon clock has.
+@Suite struct CarbonClockTests {
+    @Test func aCarbonClockNamesItsUnitAndDrawsItsSourcesForecastPlain() async throws {
+        let day = LocalDay(year: 2026, month: 1, day: 14)
+        let grams = slots(from: amsterdam.start(of: day), count: 24, minutes: 60) { 80 + Double($0) * 10 }.map { slot in
+            var slot = slot
+            slot.quantity = .carbonIntensity
+            return slot
+        }.stamped(.forecast("gb-carbon-intensity", issued: at("2026-01-14T06:00:00Z")))
+        var settings = Settings.defaults
+        settings.signal = .co2
+        settings.carbonSource = "gb-carbon-intensity"
+        let snapshot = Snapshot.derive(
+            now: at("2026-01-14T10:00:00+01:00"), calendar: amsterdam, settings: settings, slots: grams, source: "gb-carbon-intensity",
+            stale: false, updatedAt: nil)
+        let face = ClockFace(snapshot)
+        #expect(face.price == 180 && face.band == .yellow && face.unit == "gCO2/kWh")
+        #expect(face.legend.map(\.text) == ["≤ 100", "≤ 200", "≤ 300", "> 300"])
+        #expect(face.sectors.allSatisfy { $0.forecast.isEmpty }, "not pale")
+        #expect(face.noun == "intensity" && face.nothingNow == "no intensity now")
+        let svg = String(decoding: try await ClockRenderer.besideThisProgram.draw(face).svg, as: UTF8.self)
+        #expect(!svg.contains("fill-opacity:0.4"))
+        let text = TerminalClock(face, colors: .letters).render()
+        #expect(text.contains("180 gCO2/kWh") && text.contains("no intensity"))
+    }
+}

@@ -107,14 +107,14 @@ import Testing
         for area in ["RG41 1AA", "RG", "41", "123", "R-41", "ABC1", "RG411", "../x", "RG4\u{0}"] {
             #expect(source.areaProblem(area) != nil, "\(area)")
         }
-        let now = at("2026-12-05T10:47:31Z")
+        let now = at("2026-12-04T10:47:31Z")
         #expect(
-            source.url(area: .postcode("RG41"), now: now).absoluteString
+            source.url(area: .postcode("RG41"), from: now).absoluteString
                 == "https://api.carbonintensity.org.uk/regional/intensity/2026-12-04T10:47Z/2026-12-07T10:47Z/postcode/RG41")
         #expect(
-            source.url(area: .nation, now: now).absoluteString
+            source.url(area: .nation, from: now).absoluteString
                 == "https://api.carbonintensity.org.uk/intensity/2026-12-04T10:47Z/2026-12-07T10:47Z")
-        #expect(source.url(area: .region(13), now: now).path.hasSuffix("/regionid/13"))
+        #expect(source.url(area: .region(13), from: now).path.hasSuffix("/regionid/13"))
     }
 
     func energinet(_ text: String, area: String = "DK1") throws(SourceError) -> [SeriesSlot] {
@@ -162,9 +162,12 @@ import Testing
         let source = EnerginetCO2Source()
         #expect(source.areaProblem("DK1") == nil && source.areaProblem("DK2") == nil)
         #expect(source.areaProblem("DK") != nil && source.areaProblem("dk1") != nil && source.areaProblem("SE3") != nil)
-        let query = try #require(source.url(area: "DK2").query)
+        let start = at("2026-12-04T10:47:31Z")
+        let query = try #require(source.url(area: "DK2", from: start).query)
+        let decoded = query.removingPercentEncoding ?? ""
+        #expect(decoded.contains("start=2026-12-04T10:47") && decoded.contains("end=2026-12-07T10:47"))
         #expect(query.contains(#"filter={"PriceArea":["DK2"]}"#) || query.contains("%22DK2%22"))
-        #expect(source.url(area: "DK2").path == "/dataset/CO2EmisProg")
+        #expect(source.url(area: "DK2", from: start).path == "/dataset/CO2EmisProg")
         #expect(try energinet(#"{"records":[{"Minutes5UTC":"2026-03-02T11:00:00","PriceArea":"DK1","CO2Emission":null}]}"#).isEmpty)
     }
 }

@@ -36,7 +36,7 @@ import Testing
         #expect(Settings.restore(json: changed.json, sources: ["energyzero"]).settings == changed)
         #expect(
             changed.json.hasSuffix(
-                #""jobs":{"dishwasher":{"duration":120,"contiguous":true,"min_block":0,"earliest":"18:00","deadline":"06:30","max_price":0.25,"repeat":"daily"}},"octopus_product":"AGILE-24-10-01","octopus_region":"","forecast_provider":"","forecast_fallbacks":[],"forecast_tail":false}"#
+                #""jobs":{"dishwasher":{"duration":120,"contiguous":true,"min_block":0,"earliest":"18:00","deadline":"06:30","max_price":0.25,"repeat":"daily"}},"octopus_product":"AGILE-24-10-01","octopus_region":"","forecast_provider":"","forecast_fallbacks":[],"forecast_tail":false,"signal":"price","carbon_source":"","carbon_area":"","co2_green_max":100,"co2_yellow_max":200,"co2_orange_max":300}"#
             ))
     }
 

@@ -27,6 +27,27 @@ import Testing
         #expect(try store.slots(source: "b", overlapping: all).isEmpty)
     }
 
+    @Test func aCarbonSourcesValuesReadBackAsItsEstimateBeforeTheFetchAndItsForecastAfter() throws {
+        let store = try PriceStore(directory: temporaryDirectory())
+        let start = at("2026-12-05T09:00:00Z")
+        let fetched = at("2026-12-05T10:10:00Z")
+        let halves = (0..<4).map { i in
+            SeriesSlot(
+                start: start.addingTimeInterval(Double(i) * 1800), end: start.addingTimeInterval(Double(i + 1) * 1800),
+                value: 200 + Double(i), quantity: .carbonIntensity, level: .normal)
+        }
+        let key = "carbon/gb-carbon-intensity/RG41"
+        try store.save(halves, source: key, fetchedAt: fetched)
+        let read = try store.slots(source: key, overlapping: DateInterval(start: start, duration: 7200))
+        #expect(read.map(\.value) == [200, 201, 202, 203] && read.allSatisfy { $0.quantity == .carbonIntensity && $0.level == .normal })
+        // 09:00–10:00 had passed at the fetch; 10:00–10:30 had not ended, so it is still the forecast.
+        #expect(
+            read.map(\.provenance) == [
+                .official("gb-carbon-intensity"), .official("gb-carbon-intensity"),
+                .forecast("gb-carbon-intensity", issued: fetched), .forecast("gb-carbon-intensity", issued: fetched),
+            ])
+    }
+
     @Test func unwritableDirectoryGivesAClearError() {
         #expect {
             _ = try PriceStore(directory: URL(fileURLWithPath: "/proc/energyclock-cannot-exist"))

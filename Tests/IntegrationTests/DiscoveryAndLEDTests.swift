@@ -32,7 +32,8 @@ struct DiscoveryAndLEDTests {
             "sensor/energyclock/grid_fee", "image/energyclock/clock", "number/energyclock/price_decimals", "select/energyclock/kind",
             "number/energyclock/export_factor", "number/energyclock/export_fee", "switch/energyclock/export_vat",
             "select/energyclock/export_negative", "select/energyclock/direction", "switch/energyclock/negative_band",
-            "switch/energyclock/forecast_tail",
+            "switch/energyclock/forecast_tail", "select/energyclock/signal", "number/energyclock/co2_green_max",
+            "number/energyclock/co2_yellow_max", "number/energyclock/co2_orange_max",
         ]
         .map { "homeassistant/\($0)/config" }
         #expect(Set(all.map(\.topic)) == Set(expected))

@@ -41,6 +41,22 @@ import Testing
         for id in ids { #expect(reference.contains("| `\(id)` |"), "\(id)") }
     }
 
+    @Test func theCommandLineAndTheDocsListEveryCarbonSource() throws {
+        let ids = CarbonRegistry.ids
+        #expect(ids == ["gb-carbon-intensity", "energinet-co2"])
+        for id in ids { #expect(SourceName(id).description == id, "\(id) fits a slot's provenance") }
+        let catalog = SourceRegistry.catalog(baseURLs: [:], tokens: SourceTokens(), http: HTTPClient())
+        #expect(catalog.carbonIDs == ids)
+        #expect(Set(ids).isDisjoint(with: catalog.ids + catalog.forecastIDs), "a carbon source's id is its own")
+        let names = Set(RunConfiguration.specs.map(\.name))
+        for entry in CarbonRegistry.entries {
+            let option = try #require(entry.urlOption)
+            #expect(names.contains(option) && DayConfiguration.pricesSpecs.contains { $0.name == option }, "\(option)")
+        }
+        let reference = try String(contentsOf: Self.root.appendingPathComponent("docs/sources.md"), encoding: .utf8)
+        for id in ids { #expect(reference.contains("| `\(id)` |"), "\(id)") }
+    }
+
     /// The add-on's defaults checked as the Supervisor checks options: a `list(…)` option by the
     /// text of its YAML value (an unquoted `true` is Python's `True`), a `port` as a whole number.
     /// The `options:` or `schema:` block of the add-on's config.yaml, key by key, values as written.

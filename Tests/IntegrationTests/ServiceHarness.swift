@@ -40,7 +40,8 @@ final class ServiceHarness: Sendable {
         let client = HTTPClient(timeout: fetchTimeout)
         // Every source and forecast provider of the registries, all at the loopback server.
         let catalog = SourceRegistry.catalog(
-            baseURLs: Dictionary(uniqueKeysWithValues: (SourceRegistry.ids + ForecastRegistry.ids).map { ($0, http.baseURL) }),
+            baseURLs: Dictionary(
+                uniqueKeysWithValues: (SourceRegistry.ids + ForecastRegistry.ids + CarbonRegistry.ids).map { ($0, http.baseURL) }),
             tokens: SourceTokens(entsoe: "test-token", tibber: "test-tibber-token"),
             http: client, ratesURL: http.baseURL.appendingPathComponent("eurofxref-daily.xml"))
         let mqtt = MQTTOptions(

@@ -14,6 +14,15 @@ public struct Thresholds: Sendable, Hashable {
         self.orangeMax = orangeMax
     }
 
+    /// The error for thresholds that do not increase strictly, their fields named with `prefix`;
+    /// nil when they do.
+    func increasingProblem(prefix: String) -> SettingsError? {
+        guard greenMax < yellowMax, yellowMax < orangeMax else {
+            return .thresholdsNotIncreasing(green: greenMax, yellow: yellowMax, orange: orangeMax, prefix: prefix)
+        }
+        return nil
+    }
+
     /// These thresholds at the six decimals they are published with.
     public func rounded() -> Thresholds {
         Thresholds(

@@ -24,6 +24,10 @@ public struct JobPatch: Sendable, Hashable {
     public var useForecast: Bool?
     /// Whether it may run in a forecast slot.
     public var runOnForecast: Bool?
+    /// What it minimises: nil leaves it, `.some(nil)` returns to the profile's own values.
+    public var minimise: Job.Objective??
+    /// The price of a tonne of CO₂: nil leaves it, `.some(nil)` removes it.
+    public var co2Price: Double??
 
     /// The full form of `job`.
     public init(_ job: Job) {
@@ -38,11 +42,14 @@ public struct JobPatch: Sendable, Hashable {
         // Written only when on: a job that does not use the forecast reads as it always did.
         useForecast = job.useForecast ? true : nil
         runOnForecast = job.runOnForecast ? true : nil
+        minimise = job.minimise.map { .some($0) }
+        co2Price = job.co2Price.map { .some($0) }
     }
 
     /// The keys of a job's JSON object.
     static let keys = [
         "duration", "contiguous", "min_block", "earliest", "deadline", "max_price", "repeat", "since", "use_forecast", "run_on_forecast",
+        "minimise", "co2_price",
     ]
 
     /// Reads and checks a job's JSON object; `field` (`jobs.<name>`) names it in errors.
@@ -74,6 +81,19 @@ public struct JobPatch: Sendable, Hashable {
         case .null?: maxPrice = .some(nil)
         case let .number(n)? where n.isFinite && (-10...10).contains(n): maxPrice = .some(DecimalFormat.rounded(n))
         case let other?: throw .outOfRange(field: "\(field).max_price", value: other.text, allowed: "a number between -10 and 10, or null")
+        }
+        switch members["minimise"] {
+        case nil: break
+        case .null?: minimise = .some(nil)
+        case let .string(text)? where Job.Objective(rawValue: text) != nil: minimise = .some(Job.Objective(rawValue: text))
+        case let other?:
+            throw .invalidChoice(field: "\(field).minimise", value: other.text, allowed: Job.Objective.allCases.map(\.rawValue) + ["null"])
+        }
+        switch members["co2_price"] {
+        case nil: break
+        case .null?: co2Price = .some(nil)
+        case let .number(n)? where n.isFinite && (0...10_000).contains(n): co2Price = .some(DecimalFormat.rounded(n))
+        case let other?: throw .outOfRange(field: "\(field).co2_price", value: other.text, allowed: "a number from 0 to 10000, or null")
         }
         if let v = members["repeat"] {
             guard case let .string(text) = v, let rule = Job.Repeat(rawValue: text) else {
@@ -120,6 +140,8 @@ public struct JobPatch: Sendable, Hashable {
         if let repeats { next.repeats = repeats }
         if let useForecast { next.useForecast = useForecast }
         if let runOnForecast { next.runOnForecast = runOnForecast }
+        if let minimise { next.minimise = minimise }
+        if let co2Price { next.co2Price = co2Price }
         // A changed once job is a new one: it is anchored again when committed.
         if let since { next.since = since } else if next != job { next.since = nil }
         return next
@@ -138,6 +160,8 @@ public struct JobPatch: Sendable, Hashable {
         if let since, let instant = since { w.field("since", ISO8601.utc(instant)) }
         if let useForecast { w.field("use_forecast", useForecast) }
         if let runOnForecast { w.field("run_on_forecast", runOnForecast) }
+        if let minimise { w.field("minimise", minimise?.rawValue) }
+        if let co2Price { w.field("co2_price", co2Price) }
         w.endObject()
     }
 }

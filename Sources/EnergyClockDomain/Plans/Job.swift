@@ -25,6 +25,22 @@ public struct Job: Sendable, Hashable {
     public var useForecast = false
     /// Whether `active` may switch on in a forecast slot (one no official price covers yet).
     public var runOnForecast = false
+    /// What its slots are chosen by; nil for the profile's own values: the price, or the
+    /// intensity a `co2` profile shows.
+    public var minimise: Objective?
+    /// The price of a tonne of CO₂ in the profile's currency, 0…10,000, that `minimise: co2_price`
+    /// adds to each slot's price.
+    public var co2Price: Double?
+
+    /// What a job's slots are chosen by.
+    public enum Objective: String, Sendable, CaseIterable {
+        /// The price of the slot.
+        case price
+        /// The carbon intensity of the slot, from the profile's `carbon_source`.
+        case co2
+        /// The price with the carbon at `co2_price` per tonne: `price + intensity × co2_price / 1,000,000`.
+        case co2Price = "co2_price"
+    }
 
     /// Whether a job runs again each day.
     public enum Repeat: String, Sendable, CaseIterable {
@@ -81,6 +97,7 @@ public struct Job: Sendable, Hashable {
                 "the duration (\(duration) minutes) is longer than its window \(ClockTime.text(window.earliest))–\(ClockTime.text(window.deadline)) (\(window.minutes) minutes)"
         }
         if runOnForecast, !useForecast { return "run_on_forecast needs use_forecast" }
+        if minimise == .co2Price, co2Price == nil { return "minimise co2_price needs a co2_price per tonne of CO2" }
         if window == nil, repeats == .daily {
             return "a daily job needs a window: set earliest and deadline, or repeat: once to run once in the known prices"
         }

@@ -86,10 +86,12 @@ public struct PlanBook: Sendable {
     /// The plans of `jobs` at `now`, by name in name order, from `slots` (the profile's priced
     /// slots in time order) whose prices are published up to `knownUntil`; the jobs take what
     /// they cost from `allowance` in that order. A job with `use_forecast` may also choose from
-    /// `forecast`, the priced forecast slots from where `slots` end.
+    /// `forecast`, the priced forecast slots from where `slots` end. A job that minimises carbon
+    /// weighs the slots by `intensity`, the profile's carbon intensity in time order, and knows
+    /// only as far as both are known (``Job/weighed(_:intensity:)``).
     public mutating func plans(
         _ jobs: [String: Job], slots: [PricedSlot], knownUntil: Date?, now: Date, calendar: LocalCalendar,
-        allowance: Allowance = .profile, forecast: [PricedSlot] = []
+        allowance: Allowance = .profile, forecast: [PricedSlot] = [], intensity: [SeriesSlot] = []
     ) -> [Plan] {
         for name in kept.keys where jobs[name] == nil {
             if kept[name]?.started.isEmpty == false { startedChanged = true }
@@ -100,9 +102,19 @@ public struct PlanBook: Sendable {
         let extended = tail.isEmpty ? slots : slots + tail
         let plans = jobs.sorted { $0.key < $1.key }.map { name, job in
             let ahead = job.useForecast && !tail.isEmpty
-            return plan(
-                name, job, slots: ahead ? extended : slots, knownUntil: ahead ? tail.last?.slot.end : knownUntil,
-                officialUntil: knownUntil, now: now, calendar: calendar, left: &left)
+            var chosen = ahead ? extended : slots
+            var known = ahead ? tail.last?.slot.end : knownUntil
+            if job.weighsCarbon {
+                chosen = job.weighed(chosen, intensity: intensity)
+                // Known as far as the slots are weighed without a gap from the first on.
+                var weighedUntil = Date.distantPast
+                for slot in chosen {
+                    if weighedUntil != .distantPast, slot.slot.start != weighedUntil { break }
+                    weighedUntil = slot.slot.end
+                }
+                known = min(known ?? .distantPast, weighedUntil)
+            }
+            return plan(name, job, slots: chosen, knownUntil: known, officialUntil: knownUntil, now: now, calendar: calendar, left: &left)
         }
         steps = allowance.steps - left.steps
         return plans

@@ -53,7 +53,7 @@ struct TimeGrid: Equatable {
         slots.reduce(0) { Planner.sum($0, units(in: $1.slot.duration)) }
     }
 
-    /// `slots` cut into units, each a candidate at its slot's price, and the slot each belongs to.
+    /// `slots` cut into units, each a candidate at its slot's cost, and the slot each belongs to.
     func cut(_ slots: ArraySlice<PricedSlot>) -> (candidates: [Planner.Candidate], owners: [Int]) {
         var candidates: [Planner.Candidate] = []
         var owners: [Int] = []
@@ -62,7 +62,7 @@ struct TimeGrid: Equatable {
         owners.reserveCapacity(total)
         for index in slots.indices {
             let priced = slots[index]
-            let cost = Self.cost(priced.price)
+            let cost = Self.cost(priced.cost)
             let pieces = units(in: priced.slot.duration)
             for piece in 0..<pieces {
                 let start = priced.slot.start.addingTimeInterval(Double(piece * unit))

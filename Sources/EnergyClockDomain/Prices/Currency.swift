@@ -84,6 +84,21 @@ public enum PriceLevel: UInt8, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The level as a carbon intensity's, in the words of Great Britain's grid operator, e.g. `very low`.
+    public var intensityName: String {
+        switch self {
+        case .veryCheap: "very low"
+        case .cheap: "low"
+        case .normal: "moderate"
+        case .expensive: "high"
+        case .veryExpensive: "very high"
+        }
+    }
+
+    /// The level's name for a value of `quantity`: ``name`` for a price, ``intensityName`` for
+    /// an intensity.
+    public func name(for quantity: Quantity) -> String { quantity == .carbonIntensity ? intensityName : name }
+
     /// The level written `name`; nil for any other text.
     public init?(name: String) {
         guard let level = Self.allCases.first(where: { $0.name == name }) else { return nil }

@@ -10,6 +10,9 @@ public struct PricedSlot: Sendable, Hashable {
     public var components: PriceComponents
     /// The colour band; nil only in relative mode before any price is known.
     public var band: Band?
+    /// What a plan minimises in this slot: its ``price``, unless a job weighs something else
+    /// (``Job/weighed(_:intensity:)``).
+    public var cost: Double
 
     /// A slot shown with its price parts, in `band`.
     public init(slot: SeriesSlot, components: PriceComponents, band: Band?) {
@@ -17,6 +20,7 @@ public struct PricedSlot: Sendable, Hashable {
         self.price = components.total
         self.components = components
         self.band = band
+        self.cost = price
     }
 }
 

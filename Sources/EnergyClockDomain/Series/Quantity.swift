@@ -38,6 +38,9 @@ public enum Quantity: Sendable, Hashable {
         }
     }
 
+    /// The decimals an intensity is published with: a tenth of a gram.
+    public static let intensityDecimals = 1
+
     /// What one value is called in a message: `price`, `intensity`.
     public var noun: String {
         switch self {

@@ -88,6 +88,17 @@ extension Array where Element == SeriesSlot {
         return low
     }
 
+    /// These slots as fetched from `source` at `issued`: a forecast (as a carbon source marks
+    /// the values ahead) issued then, any other slot the source's official value.
+    public func stamped(_ source: String, issued: Date) -> [SeriesSlot] {
+        let name = SourceName(source)
+        return map { slot in
+            var slot = slot
+            slot.provenance = Provenance(source: name, kind: slot.provenance.isOfficial ? .official : .forecast(issued: issued))
+            return slot
+        }
+    }
+
     /// These slots, each marked as coming from `provenance`.
     public func stamped(_ provenance: Provenance) -> [SeriesSlot] {
         map { slot in

@@ -32,6 +32,8 @@ public struct SettingDescriptor: Sendable {
         public enum Unit: Sendable {
             /// The `currency` setting per kWh.
             case pricePerKWh
+            /// Grams of CO₂ per kWh.
+            case co2PerKWh
             /// Percent.
             case percent
             /// Days.

@@ -34,18 +34,24 @@ extension Settings {
         }
         var settings = restored.settings
         for (name, job) in settings.jobs.sorted(by: { $0.key < $1.key }) {
-            if let problem = job.problem() {
+            if let problem = job.problem() ?? settings.objectiveProblem(of: job) {
                 settings.jobs[name] = nil
                 restored.repairs.append("job \(name): \(problem); left it out")
             }
         }
         // Each repair removes one problem; the few kinds there are bound the loop.
-        for _ in 0..<4 {
+        for _ in 0..<8 {
             guard let problem = settings.crossFieldProblem() else { break }
             switch problem {
+            case .thresholdsNotIncreasing(_, _, _, "co2_"):
+                settings.co2Thresholds = Settings.defaults.co2Thresholds
+                restored.repairs.append("\(problem); using the default thresholds")
             case .thresholdsNotIncreasing:
                 settings.thresholds = Settings.defaults.thresholds
                 restored.repairs.append("\(problem); using the default thresholds")
+            case .notAllowed(field: SettingsField.signal.rawValue, _):
+                settings.signal = .price
+                restored.repairs.append("\(problem); showing prices")
             case .notAllowed(field: SettingsField.forecastStep.rawValue, _):
                 settings.forecastStep = Settings.defaults.forecastStep
                 restored.repairs.append("\(problem); using the default \(Settings.defaults.forecastStep)")

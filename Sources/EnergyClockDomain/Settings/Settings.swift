@@ -6,6 +6,14 @@ public enum ColorMode: String, Sendable, CaseIterable {
     case relative
 }
 
+/// What a profile shows on its topics, lights and clock: prices, or the grid's carbon intensity.
+public enum Signal: String, Sendable, CaseIterable {
+    /// What a kWh costs, from the `source` setting (the default).
+    case price
+    /// The grid's carbon intensity in gCO₂/kWh, from the `carbon_source` setting for `carbon_area`.
+    case co2
+}
+
 /// Whether a price is paid for buying or for selling a kWh.
 public enum PriceKind: String, Sendable, CaseIterable {
     /// What a household pays: market, markup, surcharge, grid fee and VAT.
@@ -102,6 +110,16 @@ public struct Settings: Sendable, Hashable {
     public var forecastFallbacks: [String] = []
     /// Whether `forecast/evcc` and `forecast/emhass` go on past the official prices with the forecast.
     public var forecastTail = false
+    /// What the profile shows: prices from ``source``, or the carbon intensity from ``carbonSource``.
+    public var signal = Signal.price
+    /// The source of the grid's carbon intensity a `co2` profile shows, e.g. `gb-carbon-intensity`;
+    /// empty for none.
+    public var carbonSource = ""
+    /// The place ``carbonSource`` is asked for: `GB`, a region or an outward postcode for Great
+    /// Britain, `DK1` or `DK2` for Denmark.
+    public var carbonArea = ""
+    /// The absolute thresholds of a `co2` profile, in gCO₂/kWh.
+    public var co2Thresholds = Thresholds(greenMax: 100, yellowMax: 200, orangeMax: 300)
 
     /// The settings of a fresh installation.
     public static let defaults = Settings(
@@ -164,7 +182,8 @@ public struct Settings: Sendable, Hashable {
     }
 
     /// Whether `other` prices every slot as these settings do: it differs at most in what decides
-    /// a priced slot's band (the absolute thresholds, the band direction, the negative band).
+    /// a priced slot's band (the absolute thresholds of either signal, the band direction, the
+    /// negative band).
     ///
     /// Said the other way round, so that anything else, a setting added later included, counts as
     /// a difference in price.
@@ -173,11 +192,19 @@ public struct Settings: Sendable, Hashable {
         other.thresholds = thresholds
         other.direction = direction
         other.negativeBand = negativeBand
+        other.co2Thresholds = co2Thresholds
         return other == self
     }
 
-    /// The unit of every published price: `EUR/kWh`, `SEK/kWh`, ….
-    public var unit: String { currency + "/kWh" }
+    /// The unit of every published value: `EUR/kWh`, `SEK/kWh`, …, or `gCO2/kWh` for a `co2` profile.
+    public var unit: String { signal == .co2 ? Quantity.carbonIntensity.unit : priceUnit }
+
+    /// The unit of the price settings (thresholds, fees): `EUR/kWh`, `SEK/kWh`, ….
+    public var priceUnit: String { currency + "/kWh" }
+
+    /// The absolute thresholds of the profile's signal: ``thresholds`` for prices, ``co2Thresholds``
+    /// for the carbon intensity.
+    public var signalThresholds: Thresholds { signal == .co2 ? co2Thresholds : thresholds }
 
     /// The settings as compact JSON, in field order, whole: the form the store keeps.
     public var json: String {

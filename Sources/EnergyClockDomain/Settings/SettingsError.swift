@@ -22,7 +22,7 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A word that is not one of the choices.
     case invalidChoice(field: String, value: String, allowed: [String])
     /// After merging, green < yellow < orange does not hold.
-    case thresholdsNotIncreasing(green: Double, yellow: Double, orange: Double)
+    case thresholdsNotIncreasing(green: Double, yellow: Double, orange: Double, prefix: String = "")
     /// A field that may not be changed remotely.
     case notAllowed(field: String, reason: String)
     /// The store could not save the settings; nothing changed.
@@ -69,8 +69,8 @@ public enum SettingsError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .outOfRange(field, value, allowed): "\(Quote.clip(field)) must be \(allowed), got \(Quote.clip(value))"
         case let .invalidChoice(field, value, allowed):
             "\(Quote.clip(field)) must be one of \(allowed.joined(separator: ", ")), got \"\(Quote.clip(value))\""
-        case let .thresholdsNotIncreasing(g, y, o):
-            "thresholds must increase strictly: green_max \(DecimalFormat.string(g)) < yellow_max \(DecimalFormat.string(y)) < orange_max \(DecimalFormat.string(o)) does not hold"
+        case let .thresholdsNotIncreasing(g, y, o, p):
+            "thresholds must increase strictly: \(p)green_max \(DecimalFormat.string(g)) < \(p)yellow_max \(DecimalFormat.string(y)) < \(p)orange_max \(DecimalFormat.string(o)) does not hold"
         case let .notAllowed(field, reason): "\(Quote.clip(field)) refused: \(reason)"
         case let .persistFailed(reason): "settings could not be saved, nothing changed: \(reason)"
         case let .profile(name, reason): "profile \"\(Quote.clip(name))\" refused: \(reason)"

@@ -84,6 +84,17 @@ extension SettingsField {
                     allowed: "1 to 40 capital letters, digits and hyphens, e.g. AGILE-24-10-01")
             }
             return .text(text)
+        case .area:
+            guard case let .string(text) = value else {
+                throw .wrongType(field: rawValue, expected: "a string", found: value.typeName)
+            }
+            let allowed = text.utf8.allSatisfy { (0x41...0x5A).contains($0 & 0xDF) || (0x30...0x39).contains($0) }
+            guard text.utf8.count <= 16, allowed else {
+                throw .outOfRange(
+                    field: rawValue, value: Quote.json(text, limit: 40),
+                    allowed: "at most 16 letters and digits, e.g. GB, 13, RG41 or DK1")
+            }
+            return .text(text)
         case .palette:
             var colors: [Band: RGBColor] = [:]
             for (band, entry) in try bandMap(value, plain: plain, expected: "an object of band colours like {\"green\":\"#00FF00\"}") {

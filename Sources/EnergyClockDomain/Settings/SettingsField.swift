@@ -68,6 +68,18 @@ public enum SettingsField: String, Sendable, CaseIterable {
     case forecastFallbacks = "forecast_fallbacks"
     /// Whether `forecast/evcc` and `forecast/emhass` carry the forecast beyond the official prices.
     case forecastTail = "forecast_tail"
+    /// What the profile shows: `price` or `co2`.
+    case signal
+    /// The source of the grid's carbon intensity, or empty for none.
+    case carbonSource = "carbon_source"
+    /// The place the carbon source is asked for.
+    case carbonArea = "carbon_area"
+    /// Upper bound of the green band of a `co2` profile, in gCO₂/kWh.
+    case co2GreenMax = "co2_green_max"
+    /// Upper bound of the yellow band of a `co2` profile, in gCO₂/kWh.
+    case co2YellowMax = "co2_yellow_max"
+    /// Upper bound of the orange band of a `co2` profile, in gCO₂/kWh.
+    case co2OrangeMax = "co2_orange_max"
 
     /// The shape of a field's value.
     public enum Kind: Sendable, Equatable {
@@ -98,6 +110,9 @@ public enum SettingsField: String, Sendable, CaseIterable {
         case jobs
         /// A product code: 1 to 40 capital letters, digits and hyphens.
         case productCode
+        /// A place a source is asked for, or empty: at most 16 ASCII letters and digits; whether
+        /// the source knows it, the daemon's catalog says (``SourceRules``).
+        case area
     }
 }
 

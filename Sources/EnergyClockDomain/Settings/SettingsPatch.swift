@@ -84,9 +84,11 @@ extension Settings {
 
     /// The first rule spanning several fields that these settings break, if any.
     func crossFieldProblem() -> SettingsError? {
-        let t = thresholds
-        guard t.greenMax < t.yellowMax, t.yellowMax < t.orangeMax else {
-            return .thresholdsNotIncreasing(green: t.greenMax, yellow: t.yellowMax, orange: t.orangeMax)
+        if let problem = thresholds.increasingProblem(prefix: "") ?? co2Thresholds.increasingProblem(prefix: "co2_") { return problem }
+        if signal == .co2, carbonSource.isEmpty {
+            return .notAllowed(
+                field: SettingsField.signal.rawValue,
+                reason: "a co2 profile shows the intensity of a carbon_source; set one in the same update")
         }
         guard !fallbackSources.contains(source) else {
             return .notAllowed(
@@ -99,13 +101,24 @@ extension Settings {
         return jobsProblem()
     }
 
+    /// Why `job` cannot minimise what it names on this profile, or nil.
+    func objectiveProblem(of job: Job) -> String? {
+        switch (job.minimise, signal) {
+        case (.price?, .co2), (.co2Price?, .co2):
+            "a co2 profile shows no price: its jobs minimise the intensity (minimise co2, or leave it out)"
+        case (.co2?, .price) where carbonSource.isEmpty, (.co2Price?, .price) where carbonSource.isEmpty:
+            "minimise \(job.minimise!.rawValue) needs the profile's carbon_source (and carbon_area) to know each slot's intensity"
+        default: nil
+        }
+    }
+
     /// The first job that cannot run as set, or too many jobs.
     func jobsProblem() -> SettingsError? {
         guard jobs.count <= Job.maxCount else {
             return .outOfRange(field: SettingsField.jobs.rawValue, value: "\(jobs.count) jobs", allowed: "at most \(Job.maxCount)")
         }
         for (name, job) in jobs.sorted(by: { $0.key < $1.key }) {
-            if let problem = job.problem() { return .notAllowed(field: "jobs.\(name)", reason: problem) }
+            if let problem = job.problem() ?? objectiveProblem(of: job) { return .notAllowed(field: "jobs.\(name)", reason: problem) }
         }
         return nil
     }

@@ -47,7 +47,7 @@ extension Snapshot {
             var samples: Int?
             switch settings.colorMode {
             case .absolute:
-                thresholds = settings.thresholds
+                thresholds = settings.signalThresholds
             case .relative:
                 var prices: [Double] = []
                 for slot in resolved where slot.start >= historyStart && slot.start < todaySpan.end {
@@ -103,7 +103,7 @@ extension Snapshot {
         package func rebanded(under settings: Settings) -> Basis {
             var basis = self
             basis.settings = settings
-            if settings.colorMode == .absolute { basis.thresholds = settings.thresholds }
+            if settings.colorMode == .absolute { basis.thresholds = settings.signalThresholds }
             func banded(_ slot: PricedSlot) -> PricedSlot {
                 var slot = slot
                 slot.band = Self.band(of: slot.price, basis.thresholds, settings)
@@ -137,13 +137,20 @@ extension Snapshot {
         }
 
         /// The parts of what a household pays for `slot`, or nil when its day has no exchange rate
-        /// or the parts are not finite (noted in the flags).
+        /// or the parts are not finite (noted in the flags); an intensity is its own one part.
         static func components(
             _ slot: SeriesSlot, _ calendar: LocalCalendar, _ settings: Settings, _ rates: ExchangeRates,
             missingRate: inout Bool, nonFinitePrice: inout Bool
         ) -> PriceComponents? {
-            // A value that is no price has no price parts.
-            guard let currency = slot.currency else { return nil }
+            // An intensity is shown as it is, at the decimals it is published with.
+            guard let currency = slot.currency else {
+                let value = slot.value
+                guard value.isFinite else {
+                    nonFinitePrice = true
+                    return nil
+                }
+                return PriceComponents(market: value, markup: 0, surcharge: 0, gridFee: 0, vat: 0, decimals: Quantity.intensityDecimals)
+            }
             guard let rate = rates.conversion(from: currency, to: settings.currency, on: calendar.day(containing: slot.start)) else {
                 missingRate = true
                 return nil

@@ -23,7 +23,7 @@ extension PriceManager {
             chosen.fallbackSources = []
         }
         try catalog.check(chosen)
-        guard let source = catalog[chosen.source] else { throw .invalidChoice(field: "source", value: chosen.source, allowed: catalog.ids) }
+        guard let source = catalog.shown(chosen) else { throw .invalidChoice(field: "source", value: chosen.source, allowed: catalog.ids) }
         let window = DateInterval(
             start: calendar.start(of: day.adding(days: 1 - chosen.historyDays)),
             end: calendar.start(of: day.adding(days: 2)))

@@ -4,14 +4,26 @@ import EnergyClockStore
 import FoundationEssentials
 
 extension PriceManager {
-    /// The store key of the prices `settings` show: their source's cache for their zone.
+    /// The store key of what `settings` show: their source's cache for their zone, or their carbon
+    /// source's for their area.
     func cacheKey(for settings: Settings) -> String {
-        catalog[settings.source]?.cacheKey(for: settings) ?? settings.source
+        catalog.shown(settings)?.cacheKey(for: settings) ?? settings.source
+    }
+
+    /// The settings of the carbon feed that a price profile with a `carbon_source` pairs with its
+    /// prices, for its jobs that weigh carbon; nil for a `co2` profile (whose own feed that is) or
+    /// a profile without a carbon source.
+    func pairedCarbon(of settings: Settings) -> Settings? {
+        guard settings.signal == .price, !settings.carbonSource.isEmpty else { return nil }
+        var carbon = settings
+        carbon.signal = .co2
+        return carbon
     }
 
     /// Makes the feeds match the profiles: a feed for every source and zone some profile shows,
-    /// loaded from the cache, and none for those no profile shows any more; fallbacks of removed
-    /// profiles, or of profiles now on another feed, end.
+    /// and for every carbon source a price profile pairs with (``pairedCarbon(of:)``), loaded from
+    /// the cache, and none for those no profile needs any more; fallbacks of removed profiles, or
+    /// of profiles now on another feed, end.
     ///
     /// A new feed fetches at once after a change, and at start only when its cache lacks something.
     /// Returns whether a feed came, went or was asked to fetch: whether the run loop has news.
@@ -24,6 +36,12 @@ extension PriceManager {
             let key = cacheKey(for: profile.settings)
             if wanted[key] == nil { wanted[key] = profile.settings }
             history[key] = max(history[key] ?? 1, profile.settings.historyDays)
+            // A paired carbon feed serves plans, which look ahead only: today is history enough.
+            if let carbon = pairedCarbon(of: profile.settings) {
+                let paired = cacheKey(for: carbon)
+                if wanted[paired] == nil { wanted[paired] = carbon }
+                history[paired] = max(history[paired] ?? 1, 1)
+            }
         }
         for key in feeds.keys where wanted[key] == nil {
             feeds[key] = nil
@@ -44,12 +62,13 @@ extension PriceManager {
                 continue
             }
             var feed = Feed(
-                key: key, source: settings.source, settings: settings, historyDays: days, slots: cached(key, historyDays: days),
+                key: key, source: catalog.shown(settings)?.id ?? settings.source, settings: settings, historyDays: days,
+                slots: cached(key, historyDays: days),
                 schedule: RefreshSchedule(policy: configuration.policy))
             do { feed.updatedAt = try store.lastSuccess(source: key) } catch { logger.error("\(error)") }
             feeds[key] = feed
             logger.info("loaded \(feed.slots.count) cached slots of \(URLRedaction.redacted(key))")
-            if let zone = catalog[settings.source]?.nextDayPublication?.calendar.timeZone.identifier, zone != calendar.timeZone.identifier {
+            if let zone = catalog.shown(settings)?.nextDayPublication?.calendar.timeZone.identifier, zone != calendar.timeZone.identifier {
                 // Octopus's prices are for UK days; the daemon's days are those of its --timezone.
                 logger.warning(
                     "\(settings.source) publishes its prices by the days of \(zone), but energyclock runs in \(calendar.timeZone.identifier): "
@@ -78,6 +97,11 @@ extension PriceManager {
     /// What the feed `key` is missing at `now`.
     func need(_ key: String, at now: Date) -> RefreshSchedule.Need {
         guard let feed = feeds[key] else { return RefreshSchedule.Need(today: false, tomorrow: false) }
+        if let interval = catalog.shown(feed.settings)?.refreshInterval {
+            // A source that renews its values all day is due again once its answer is that old.
+            let due = feed.updatedAt.map { now.timeIntervalSince($0) >= interval } ?? true
+            return RefreshSchedule.Need(today: due, tomorrow: false, stale: feed.stale)
+        }
         let today = calendar.day(containing: now)
         return RefreshSchedule.Need(
             today: !feed.slots.covers(calendar.interval(of: today)),
@@ -104,13 +128,19 @@ extension PriceManager {
     }
 
     /// The next instant something changes by itself: a slot boundary of any profile's prices, the
-    /// publication hour or midnight.
+    /// publication hour, midnight, or a feed that renews all day falling due.
     func nextEvent(after now: Date) -> Date {
         let today = calendar.day(containing: now)
         var event = calendar.start(of: today.adding(days: 1))
         for source in Set(feeds.values.map(\.source)) {
             let publication = publicationTime(on: today, of: source)
             if publication > now { event = min(event, publication) }
+        }
+        for feed in feeds.values {
+            if let interval = catalog.shown(feed.settings)?.refreshInterval, let updated = feed.updatedAt {
+                let due = updated.addingTimeInterval(interval)
+                if due > now { event = min(event, due) }
+            }
         }
         // A job's window opening or ending changes its plan.
         for profile in profiles.all {

@@ -67,7 +67,7 @@ extension PriceManager {
     func refresh(feed key: String) async {
         guard let feed = feeds[key] else { return }
         let started = clock.now
-        guard let primary = catalog[feed.source] else {
+        guard let primary = catalog.shown(feed.settings) else {
             logger.error("no source \(feed.source)")
             feeds[key]?.schedule.failed(at: started, jitter: jitter())
             return
@@ -116,7 +116,7 @@ extension PriceManager {
         var window = SlotWindow.around(clock.now)
         window.earliest = min(window.earliest, calendar.start(of: day.adding(days: -1)))
         window.latest = max(window.latest, calendar.start(of: day.adding(days: 2)))
-        return try slots.validated(from: source.id, within: window).stamped(.official(source.id))
+        return try slots.validated(from: source.id, within: window).stamped(source.id, issued: clock.now)
     }
 
     /// `work` for the source or provider `id` (a fetch and its parse) on the sources' worker
@@ -147,7 +147,8 @@ extension PriceManager {
     func failOver(from key: String, at now: Date) async {
         var tried: [String: Bool] = [:]
         for name in profileNames(on: key) {
-            guard let chosen = profiles[name], let feed = feeds[key] else { continue }
+            // A fallback serves prices: a co2 profile has none to fall back on.
+            guard let chosen = profiles[name], chosen.signal == .price, let feed = feeds[key] else { continue }
             var best = coverage(of: feed.slots, at: now, source: chosen.source)
             for id in chosen.fallbackSources where id != chosen.source {
                 guard let fallback = catalog[id] else { continue }
@@ -196,7 +197,7 @@ extension PriceManager {
         var shown = false
         while let (key, today) = backfills.first {
             backfills[key] = nil
-            guard let feed = feeds[key], let source = catalog[feed.source] else { continue }
+            guard let feed = feeds[key], let source = catalog.shown(feed.settings) else { continue }
             let asked = await backfill(key, from: source, today: today)
             shown = shown || asked && profiles.all.contains { $0.settings.colorMode == .relative && cacheKey(for: $0.settings) == key }
         }

@@ -22,7 +22,7 @@ extension PriceManager {
     func convertedCurrencies(of profile: Profiles.Profile) -> [String] {
         let shown = shownSlots(of: profile)
         var quoted = Set([shown.first?.currency, shown.last?.currency].compactMap { $0?.code })
-        if quoted.isEmpty, let expected = catalog[profile.settings.source]?.quotedCurrency(for: profile.settings) { quoted = [expected] }
+        if quoted.isEmpty, let expected = catalog.shown(profile.settings)?.quotedCurrency(for: profile.settings) { quoted = [expected] }
         let target = profile.settings.currency
         guard !quoted.isEmpty, quoted != [target] else { return [] }
         return ([target] + quoted.sorted()).filter { $0 != "EUR" }

@@ -194,7 +194,7 @@ public actor PriceManager {
         let feed = feeds[cacheKey(for: settings)]
         let fallback = fallbacks[profile.name]
         var snapshot = EventLoop.doing("pricing the day's slots") { basis(of: profile, on: calendar.day(containing: now)) }.snapshot(
-            at: now, source: fallback?.source ?? settings.source,
+            at: now, source: fallback?.source ?? feed?.source ?? settings.source,
             stale: (fallback == nil && feed?.stale == true) || (ratesStale && !convertedCurrencies(of: profile).isEmpty),
             updatedAt: fallback?.updatedAt ?? feed?.updatedAt)
         snapshot.profile = profile.name
@@ -204,10 +204,11 @@ public actor PriceManager {
             let allowance = planningAllowance(of: profile.name)
             // The forecast is priced here only for a job that may plan into it.
             let forecast = settings.jobs.values.contains(where: \.useForecast) ? Array(snapshot.forecast.continuing(slots)) : []
+            let intensity = pairedCarbon(of: settings).flatMap { feeds[cacheKey(for: $0)]?.slots } ?? []
             snapshot.plans = EventLoop.doing("planning jobs") {
                 planBooks[profile.name, default: PlanBook()].plans(
                     settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: now, calendar: calendar, allowance: allowance,
-                    forecast: forecast)
+                    forecast: forecast, intensity: intensity)
             }
         }
         return snapshot

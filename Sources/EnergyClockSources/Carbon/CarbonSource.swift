@@ -17,13 +17,18 @@ public protocol CarbonSource: Sendable {
     /// Why it cannot answer for `area`, or nil when it can.
     func areaProblem(_ area: String) -> String?
 
-    /// Its values for `area` from about `now` on, as far ahead as it publishes.
+    /// Its values for `area` from `start` on, for at most ``span`` and as far ahead as it
+    /// publishes; what lies ahead of `now` is its forecast, issued at `now`.
     ///
     /// Throws when the source fails or answers something that cannot be trusted.
-    func fetch(area: String, now: Date) async throws(SourceError) -> [SeriesSlot]
+    func fetch(area: String, from start: Date, now: Date) async throws(SourceError) -> [SeriesSlot]
 }
 
 extension CarbonSource {
+    /// How much one request asks for: three days, a day past and two ahead when it starts a day
+    /// before now.
+    public static var span: TimeInterval { 3 * 86_400 }
+
     /// The store key of its values for `area`, e.g. `carbon/gb-carbon-intensity/RG41`.
     public func cacheKey(area: String) -> String { "carbon/\(id)/\(area.isEmpty ? "-" : area)" }
 }

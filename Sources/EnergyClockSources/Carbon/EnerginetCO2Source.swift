@@ -33,19 +33,22 @@ public struct EnerginetCO2Source: CarbonSource {
         ["DK1", "DK2"].contains(area) ? nil : "\(Quote.clip(area)) is not DK1 or DK2"
     }
 
-    /// The request for `area`: from a day before now on, oldest first, every row.
-    func url(area: String) -> URL {
+    /// The request for `area`: ``CarbonSource/span`` from `start`, oldest first, every row.
+    func url(area: String, from start: Date) -> URL {
+        // Minutes in UTC, as the API reads a time without a zone: `2026-12-05T10:30`.
+        func minute(_ instant: Date) -> String { String(ISO8601.utc(instant).prefix(16)) }
         var components = URLComponents(url: baseURL.appendingPathComponent("dataset/CO2EmisProg"), resolvingAgainstBaseURL: false)!
         components.percentEncodedQuery = QueryString.encoded([
-            ("start", "now-P1D"), ("filter", #"{"PriceArea":["\#(area)"]}"#), ("sort", "Minutes5UTC asc"), ("limit", "0"),
+            ("start", minute(start)), ("end", minute(start.addingTimeInterval(Self.span))), ("filter", #"{"PriceArea":["\#(area)"]}"#),
+            ("sort", "Minutes5UTC asc"), ("limit", "0"),
         ])
         return components.url!
     }
 
     /// Fetches the prognosis for `area`.
-    public func fetch(area: String, now: Date) async throws(SourceError) -> [SeriesSlot] {
+    public func fetch(area: String, from start: Date, now: Date) async throws(SourceError) -> [SeriesSlot] {
         if let problem = areaProblem(area) { throw SourceError(source: id, problem: .malformed(problem)) }
-        let response = try await http.get(url(area: area), for: id)
+        let response = try await http.get(url(area: area, from: start), for: id)
         guard response.status == 200 else { throw SourceError(source: id, problem: .httpStatus(response.status, detail: "")) }
         return try Self.parse(response.jsonBody(source: id), area: area, issued: now)
     }

@@ -6,8 +6,8 @@ import FoundationEssentials
 /// and forecast up to 48 hours ahead, with its own `index` from `very low` to `very high`.
 ///
 /// An area is empty (or `GB`) for the nation, a region id from 1 to 17, or an outward postcode
-/// (`RG41`, `SW1`). One request asks for the last day and the next two (`/intensity/{from}/{to}`
-/// and its regional forms); a half hour with an `actual` is the operator's estimate of what was
+/// (`RG41`, `SW1`). One request asks for three days (`/intensity/{from}/{to}` and its regional
+/// forms); a half hour with an `actual` is the operator's estimate of what was
 /// emitted (official), any other its forecast, issued at the fetch.
 public struct GBCarbonIntensitySource: CarbonSource {
     /// The name it is chosen by.
@@ -30,9 +30,7 @@ public struct GBCarbonIntensitySource: CarbonSource {
     public var areas: String { "GB (or empty) for Great Britain, a region id from 1 to 17, or an outward postcode such as RG41" }
 
     /// How the operator's `index` is read: its five words, in order, as the five levels.
-    public static let levels: [(index: String, level: PriceLevel)] = [
-        ("very low", .veryCheap), ("low", .cheap), ("moderate", .normal), ("high", .expensive), ("very high", .veryExpensive),
-    ]
+    public static let levels: [(index: String, level: PriceLevel)] = PriceLevel.allCases.map { ($0.intensityName, $0) }
 
     /// What `area` names in a request path: `""` for the nation, `regionid/<id>` or `postcode/<outcode>`.
     enum Area: Equatable {
@@ -72,12 +70,12 @@ public struct GBCarbonIntensitySource: CarbonSource {
         if case let .failure(refusal) = Area.read(area) { refusal.reason } else { nil }
     }
 
-    /// The request for `area` from a day before `now` to two days after.
-    func url(area: Area, now: Date) -> URL {
+    /// The request for `area` from `start` for ``CarbonSource/span``.
+    func url(area: Area, from start: Date) -> URL {
         // Minutes, as the API writes times: `2026-12-05T10:30Z`.
         func minute(_ instant: Date) -> String { String(ISO8601.utc(instant).prefix(16)) + "Z" }
-        let from = minute(now.addingTimeInterval(-86_400))
-        let to = minute(now.addingTimeInterval(2 * 86_400))
+        let from = minute(start)
+        let to = minute(start.addingTimeInterval(Self.span))
         let path =
             switch area {
             case .nation: "intensity/\(from)/\(to)"
@@ -87,14 +85,14 @@ public struct GBCarbonIntensitySource: CarbonSource {
         return baseURL.appendingPathComponent(path)
     }
 
-    /// Fetches the last day and the next two for `area`.
-    public func fetch(area: String, now: Date) async throws(SourceError) -> [SeriesSlot] {
+    /// Fetches ``CarbonSource/span`` from `start` for `area`.
+    public func fetch(area: String, from start: Date, now: Date) async throws(SourceError) -> [SeriesSlot] {
         let read: Area
         switch Area.read(area) {
         case let .success(area): read = area
         case let .failure(refusal): throw SourceError(source: id, problem: .malformed(refusal.reason))
         }
-        let response = try await http.get(url(area: read, now: now), for: id)
+        let response = try await http.get(url(area: read, from: start), for: id)
         guard response.status == 200 else {
             throw SourceError(source: id, problem: .httpStatus(response.status, detail: Self.errorMessage(response.body)))
         }

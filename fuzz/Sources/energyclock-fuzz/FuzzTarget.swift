@@ -38,8 +38,12 @@ enum FuzzTarget: String, CaseIterable {
         case .plans:
             // Jobs from the input planned over two days of quarter hours priced from the input too,
             // at midnight, at 13:00 and at the last quarter, with the first two days' memory kept.
+            // The profile pairs a carbon source, so that jobs may weigh an intensity from the
+            // input too, over half hours that leave the second day partly unknown.
+            var paired = Settings.defaults
+            paired.carbonSource = "gb-carbon-intensity"
             guard let patch = try? SettingsPatch.parse(object: bytes, sources: Self.sources),
-                let settings = try? Settings.defaults.merged(patch), !settings.jobs.isEmpty
+                let settings = try? paired.merged(patch), !settings.jobs.isEmpty
             else { return }
             let start = Self.calendar.start(of: LocalDay(year: 2026, month: 3, day: 29))
             let slots = (0..<(23 * 4 + 96)).map { i in
@@ -49,11 +53,17 @@ enum FuzzTarget: String, CaseIterable {
                     slot: SeriesSlot(start: begin, end: begin.addingTimeInterval(900), value: price),
                     components: PriceComponents(market: price, markup: 0, surcharge: 0, gridFee: 0, vat: 0), band: nil)
             }
+            let intensity = (0..<70).map { i in
+                let begin = start.addingTimeInterval(Double(i) * 1800)
+                return SeriesSlot(
+                    start: begin, end: begin.addingTimeInterval(1800), value: Double(bytes[(i * 7) % bytes.count]) * 4,
+                    quantity: .carbonIntensity)
+            }
             var book = PlanBook()
             for offset: TimeInterval in [0, 13 * 3600, 47 * 3600 - 900] {
                 _ = book.plans(
                     settings.jobs, slots: slots, knownUntil: slots.last?.slot.end, now: start.addingTimeInterval(offset),
-                    calendar: Self.calendar)
+                    calendar: Self.calendar, intensity: intensity)
             }
         case .plannote:
             // The store's note of started blocks, read back at start: one item per line.
