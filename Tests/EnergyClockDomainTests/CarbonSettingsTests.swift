@@ -93,6 +93,25 @@ import Testing
         #expect(abs(quartiles.orangeMax - 200.125) < 1e-9)
     }
 
+    @Test func fiveMinuteValuesAreShownAsTheMeanOfTheirHour() {
+        // Energinet's twelve values from 12:00: 90, 92, …, 112; their mean is 101.
+        var settings = Settings.defaults
+        settings.signal = .co2
+        settings.carbonSource = "energinet-co2"
+        settings.carbonArea = "DK1"
+        let start = at("2026-12-05T11:00:00Z")
+        let fives = (0..<12).map { i in
+            SeriesSlot(
+                start: start.addingTimeInterval(Double(i) * 300), end: start.addingTimeInterval(Double(i + 1) * 300),
+                value: 90 + 2 * Double(i), quantity: .carbonIntensity, provenance: .forecast("energinet-co2", issued: start))
+        }
+        let snapshot = Snapshot.derive(
+            now: at("2026-12-05T11:20:00Z"), calendar: amsterdam, settings: settings, slots: fives, source: "energinet-co2", stale: false,
+            updatedAt: nil)
+        #expect(snapshot.today.map(\.price) == [101] && snapshot.current?.band == .yellow)
+        #expect(snapshot.today.first?.slot.provenance == .forecast("energinet-co2", issued: start))
+    }
+
     @Test func changingOnlyTheCarbonThresholdsRebandsWhatIsPriced() {
         var settings = Settings.defaults
         settings.signal = .co2

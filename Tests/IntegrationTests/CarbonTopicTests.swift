@@ -153,6 +153,61 @@ import Testing
         await harness.stop()
     }
 
+    /// The BH1 answer moved so that its 21st half hour (index 20, forecast 280, `high`) holds the
+    /// real now: what the binary, on the real clock, shows.
+    static func redatedAroundNow() throws -> [UInt8] {
+        let half = (Date().timeIntervalSince1970 / 1800).rounded(.down) * 1800
+        let shift = half - 20 * 1800 - at("2020-05-19T20:00:00Z").timeIntervalSince1970
+        var root = try #require(
+            try JSONSerialization.jsonObject(with: Data(fixture("carbon/gb_regional_BH1_2020-05-19T2000Z.json"))) as? [String: Any])
+        var region = try #require(root["data"] as? [String: Any])
+        let rows = try #require(region["data"] as? [[String: Any]])
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "UTC")
+        format.dateFormat = "yyyy-MM-dd'T'HH:mm'Z'"
+        region["data"] = try rows.map { row in
+            var row = row
+            for key in ["from", "to"] {
+                let text = try #require(row[key] as? String)
+                let instant = try #require(format.date(from: text))
+                row[key] = format.string(from: instant.addingTimeInterval(shift))
+            }
+            return row
+        }
+        root["data"] = region
+        return Array(try JSONSerialization.data(withJSONObject: root))
+    }
+
+    @Test func theBinaryShowsTheIntensityOfNowFromARecordedAnswer() async throws {
+        let broker = try await TestBroker.start()
+        // Close to the end of a half hour, the daemon could start in the next one: start after it.
+        let left = 1800 - Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 1800)
+        if left < 20 { try await Task.sleep(for: .seconds(left + 1)) }
+        let answer = try Self.redatedAroundNow()
+        let http = try TestHTTPServer { request in
+            request.contains("/regional/intensity/") && request.contains("/postcode/BH1") ? .json(answer) : .json([], status: 404)
+        }
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        let daemon = try ChildProcess(
+            ProcessTests.binary,
+            [
+                "run", "--mqtt-host", "127.0.0.1", "--mqtt-port", "\(broker.port)", "--state-dir", temporaryDirectory().path,
+                "--timezone", "Europe/London", "--gb-carbon-intensity-url", http.baseURL.absoluteString, "--settings",
+                #"{"signal":"co2","carbon_source":"gb-carbon-intensity","carbon_area":"BH1","resolution":"native"}"#,
+            ], environment: daemonEnvironment())
+        // Half hour 20 of the answer: 280 gCO2/kWh, above 200 and up to 300 (the default co2
+        // thresholds): orange; the operator calls it high. The next is 279.
+        #expect(await live.wait(for: "energyclock/price", timeout: 30) { $0 == "280" } != nil, "\(daemon.log.suffix(2000))")
+        #expect(await live.wait(for: "energyclock/color") { $0 == "orange" } != nil)
+        let current = try #require(object(await live.wait(for: "energyclock/current") { $0.contains("280") }))
+        #expect(current["unit"] as? String == "gCO2/kWh" && current["level"] as? String == "high")
+        #expect(object(live.last("energyclock/next"))?["price"] as? Double == 279)
+        daemon.signal(SIGTERM)
+        #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(2000))")
+        await live.stop()
+    }
+
     @Test func aCarbonSettingIsCheckedAgainstTheSourcesAndTheThresholds() async throws {
         let broker = try await TestBroker.start()
         let http = try TestHTTPServer { _ in .json(ServiceHarness.quarterFixture) }
