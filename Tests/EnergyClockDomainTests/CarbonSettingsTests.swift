@@ -93,6 +93,33 @@ import Testing
         #expect(abs(quartiles.orangeMax - 200.125) < 1e-9)
     }
 
+    @Test func levelsBandEachSlotByTheSourcesOwnRatingAsDeclared() {
+        var settings = Settings.defaults
+        settings.signal = .co2
+        settings.carbonSource = "gb-carbon-intensity"
+        settings.resolution = .native
+        settings.colorMode = .levels
+        let levels: [PriceLevel?] = [.veryCheap, .cheap, .normal, .expensive, .veryExpensive, nil]
+        let start = at("2026-12-05T11:00:00Z")
+        let slots = levels.enumerated().map { i, level in
+            SeriesSlot(
+                start: start.addingTimeInterval(Double(i) * 1800), end: start.addingTimeInterval(Double(i + 1) * 1800), value: 150,
+                quantity: .carbonIntensity, level: level)
+        }
+        func bands(_ settings: Settings) -> [Band?] {
+            Snapshot.derive(
+                now: start, calendar: amsterdam, settings: settings, slots: slots, source: "gb-carbon-intensity", stale: false,
+                updatedAt: nil
+            ).today.map(\.band)
+        }
+        // The table: very low and low green, moderate yellow, high orange, very high red; the
+        // intensity itself (150 everywhere) plays no part, and an unrated slot has no band.
+        #expect(bands(settings) == [.green, .green, .yellow, .orange, .red, nil])
+        settings.direction = .export
+        #expect(bands(settings) == [.red, .orange, .yellow, .green, .green, nil])
+        #expect(Band.byLevel.count == PriceLevel.allCases.count)
+    }
+
     @Test func fiveMinuteValuesAreShownAsTheMeanOfTheirHour() {
         // Energinet's twelve values from 12:00: 90, 92, …, 112; their mean is 101.
         var settings = Settings.defaults

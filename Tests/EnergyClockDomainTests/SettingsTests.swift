@@ -51,7 +51,7 @@ import Testing
         (#"{"green_max":true}"#, .wrongType(field: "green_max", expected: "a number", found: "a boolean")),
         (#"{"green_max":null}"#, .wrongType(field: "green_max", expected: "a number", found: "null")),
         (#"{"color_mode":1}"#, .wrongType(field: "color_mode", expected: "a string", found: "a number")),
-        (#"{"color_mode":"boxplot"}"#, .invalidChoice(field: "color_mode", value: "boxplot", allowed: ["absolute", "relative"])),
+        (#"{"color_mode":"boxplot"}"#, .invalidChoice(field: "color_mode", value: "boxplot", allowed: ["absolute", "relative", "levels"])),
         (#"{"resolution":"minute"}"#, .invalidChoice(field: "resolution", value: "minute", allowed: ["hour", "native"])),
         (#"{"source":"nordpool"}"#, .invalidChoice(field: "source", value: "nordpool", allowed: ["energyzero"])),
         (#"{"green_max":-10.5}"#, .outOfRange(field: "green_max", value: "-10.5", allowed: "between -10 and 10")),
@@ -85,7 +85,7 @@ import Testing
         ("green_max", "0x1p-3", .wrongType(field: "green_max", expected: "a number", found: "\"0x1p-3\"")),
         ("green_max", "[0.1]", .wrongType(field: "green_max", expected: "a number", found: "an array")),
         ("colour", "red", .unknownField("colour")),
-        ("color_mode", "Relative", .invalidChoice(field: "color_mode", value: "Relative", allowed: ["absolute", "relative"])),
+        ("color_mode", "Relative", .invalidChoice(field: "color_mode", value: "Relative", allowed: ["absolute", "relative", "levels"])),
         ("history_days", "", .wrongType(field: "history_days", expected: "a number", found: "\"\"")),
     ])
     func invalidPlainValuesAreRefused(field: String, payload: String, error: SettingsError) {

@@ -91,6 +91,16 @@ import Testing
         #expect(plan["start"] as? String == "2026-12-05T14:00:00Z")
         #expect(plan["unit"] as? String == "gCO2/kWh")
 
+        // By the operator's own index instead: 00:00 is high (orange), 10:00 moderate (yellow),
+        // and 07:00 has none, its half hours being high and moderate.
+        try live.client.publish("energyclock/settings/set", #"{"color_mode":"levels"}"#)
+        let rated = try ForecastTopicTests.entries(
+            try #require(await live.wait(for: "energyclock/prices/today") { $0.hasPrefix("[") && !$0.contains(#""band":"red""#) }))
+        #expect(rated.count == 20)
+        #expect(rated[0]["band"] as? String == "orange" && rated[10]["band"] as? String == "yellow")
+        #expect(rated[7]["band"] is NSNull || rated[7]["band"] == nil)
+        #expect(live.last("energyclock/color") == "yellow")
+
         // The operator renews its forecast each half hour: the source is asked again by 10:40.
         // Not before: at 10:35 the answer of 10:10 still holds.
         let first = asked.load(ordering: .relaxed)

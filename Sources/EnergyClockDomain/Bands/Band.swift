@@ -48,6 +48,19 @@ public enum Band: String, Sendable, CaseIterable, Codable {
         return .red
     }
 
+    /// The band of each rating a source gives a slot (``PriceLevel``): the declared table of
+    /// `color_mode: levels`, the two lowest green.
+    public static let byLevel: [PriceLevel: Band] = [
+        .veryCheap: .green, .cheap: .green, .normal: .yellow, .expensive: .orange, .veryExpensive: .red,
+    ]
+
+    /// The band of a slot the source rates `level`, by ``byLevel``; `reversed` reads the ratings
+    /// the other way round (for selling, a very expensive slot is green).
+    public static func of(level: PriceLevel, reversed: Bool = false) -> Band {
+        let read = reversed ? PriceLevel(rawValue: PriceLevel.veryExpensive.rawValue - level.rawValue) ?? level : level
+        return byLevel[read] ?? .yellow
+    }
+
     /// The default colour of this band.
     public var defaultColor: RGBColor {
         switch self {

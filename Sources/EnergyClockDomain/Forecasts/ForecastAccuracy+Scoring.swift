@@ -41,7 +41,8 @@ extension ForecastAccuracy {
             tally.error = said.total - was.total
             tally.absoluteError = abs(tally.error)
             let bands = (
-                Snapshot.Basis.band(of: said.total, thresholds, settings), Snapshot.Basis.band(of: was.total, thresholds, settings)
+                Snapshot.Basis.band(of: said.total, level: nil, thresholds, settings),
+                Snapshot.Basis.band(of: was.total, level: slot.level, thresholds, settings)
             )
             if let forecastBand = bands.0, forecastBand == bands.1 { tally.bandsAgreed = 1 }
             add(tally, provider: first.provenance.source.description, day: calendar.day(containing: slot.start), horizon: horizon)

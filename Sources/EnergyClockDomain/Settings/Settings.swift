@@ -4,6 +4,9 @@ public enum ColorMode: String, Sendable, CaseIterable {
     case absolute
     /// Quartiles of the last `history_days` local days of prices.
     case relative
+    /// The source's own rating of each slot (the GB carbon `index`, Tibber's price level), by
+    /// ``Band/byLevel``; a slot the source does not rate has no band.
+    case levels
 }
 
 /// What a profile shows on its topics, lights and clock: prices, or the grid's carbon intensity.

@@ -37,7 +37,7 @@ public struct ForecastTail: Sendable, Equatable, RandomAccessCollection {
             self.rates = rates
             self.thresholds = thresholds
             self.prices = prices
-            bands = prices.map { Snapshot.Basis.band(of: $0, thresholds, banding) }
+            bands = prices.map { Snapshot.Basis.band(of: $0, level: nil, thresholds, banding) }
         }
     }
 

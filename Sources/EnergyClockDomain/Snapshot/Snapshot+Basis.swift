@@ -48,6 +48,8 @@ extension Snapshot {
             switch settings.colorMode {
             case .absolute:
                 thresholds = settings.signalThresholds
+            case .levels:
+                thresholds = nil
             case .relative:
                 var prices: [Double] = []
                 for slot in resolved where slot.start >= historyStart && slot.start < todaySpan.end {
@@ -106,7 +108,7 @@ extension Snapshot {
             if settings.colorMode == .absolute { basis.thresholds = settings.signalThresholds }
             func banded(_ slot: PricedSlot) -> PricedSlot {
                 var slot = slot
-                slot.band = Self.band(of: slot.price, basis.thresholds, settings)
+                slot.band = Self.band(of: slot.price, level: slot.slot.level, basis.thresholds, settings)
                 return slot
             }
             basis.today = today.map(banded)
@@ -171,12 +173,19 @@ extension Snapshot {
         ) -> PricedSlot? {
             guard let parts = components(slot, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
             else { return nil }
-            return PricedSlot(slot: slot, components: parts, band: band(of: parts.total, thresholds, settings))
+            return PricedSlot(slot: slot, components: parts, band: band(of: parts.total, level: slot.level, thresholds, settings))
         }
 
-        /// The band of a slot priced at `price` under `thresholds` and `settings`; nil without thresholds.
-        static func band(of price: Double, _ thresholds: Thresholds?, _ settings: Settings) -> Band? {
-            thresholds.map { Band.of(price, under: $0, reversed: settings.bandsReversed, negative: settings.negativeBand) }
+        /// The band of a slot priced at `price` under `thresholds` and `settings`; nil without
+        /// thresholds. Under `color_mode: levels` the band of the source's `level` instead
+        /// (``Band/of(level:reversed:)``), nil for a slot it does not rate.
+        static func band(of price: Double, level: PriceLevel?, _ thresholds: Thresholds?, _ settings: Settings) -> Band? {
+            if let thresholds {
+                return Band.of(price, under: thresholds, reversed: settings.bandsReversed, negative: settings.negativeBand)
+            }
+            guard settings.colorMode == .levels, let level else { return nil }
+            if settings.negativeBand, price < 0 { return .negative }
+            return Band.of(level: level, reversed: settings.bandsReversed)
         }
     }
 }

@@ -168,7 +168,7 @@ extension PriceManager {
                 guard !arrived.isEmpty else { return }
                 for name in scored {
                     guard let profile = profiles[name] else { continue }
-                    let thresholds = bases[name]?.basis.thresholds ?? (profile.colorMode == .absolute ? profile.thresholds : nil)
+                    let thresholds = bases[name]?.basis.thresholds ?? (profile.colorMode == .absolute ? profile.signalThresholds : nil)
                     for forecast in forecastKeys(of: profile).compactMap({ forecasts[$0] }) where !forecast.isEmpty {
                         cards[name]!.score(
                             forecast: forecast, official: arrived, settings: profile, calendar: calendar, rates: rates,
