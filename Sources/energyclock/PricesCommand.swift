@@ -75,14 +75,14 @@ enum PricesCommand {
         let calendar = snapshot.calendar
         let today = calendar.day(containing: snapshot.now)
         var lines = [
-            "energyclock prices: \(snapshot.source), \(snapshot.settings.resolution.rawValue) slots, \(snapshot.timeZone.identifier), \(snapshot.settings.unit) incl. VAT"
-                + (snapshot.stale ? " (stale: the last fetch failed)" : "")
+            "energyclock prices: \(snapshot.source), \(snapshot.settings.resolution.rawValue) slots, \(snapshot.timeZone.identifier), \(snapshot.settings.unit)"
+                + (snapshot.settings.signal == .price ? " incl. VAT" : "") + (snapshot.stale ? " (stale: the last fetch failed)" : "")
         ]
         let titles = dated ? ["", "Next day "] : ["Today ", "Tomorrow "]
         for (title, day, slots) in [(titles[0], today, snapshot.today), (titles[1], today.adding(days: 1), snapshot.tomorrow)] {
             lines.append("")
             lines.append("\(title)\(day)")
-            if slots.isEmpty { lines.append("  no prices known yet") }
+            if slots.isEmpty { lines.append("  no \(snapshot.settings.signal == .price ? "prices" : "intensities") known yet") }
             for slot in slots {
                 // Each row is one slot from its local start (with the offset, which tells the two
                 // 02:00 hours of an autumn night apart); it lasts until the next row begins.

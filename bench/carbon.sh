@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The carbon benchmark: whether a carbon profile costs more memory than a price profile. The same
+# daemon runs twice, each time alone (but for the broker and the loopback APIs), with 40 profiles
+# at hourly resolution on 28 feeds: first prices from a loopback ENTSO-E in the 28 zones of
+# bench/forecasts.sh, then the grid's carbon intensity (`signal` co2) from a loopback GB Carbon
+# Intensity API in 28 areas (the nation, the 17 regions and ten postcodes). Adds its section to
+# bench/results.md.
+#
+#   bench/carbon.sh      about a minute
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+build_release
+daemon="$(release_bin_path)/energyclock"
+results="bench/results.md"
+
+work="$(mktemp -d)"
+chmod 755 "$work"
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+source bench/prices.sh
+start_broker "$work" "max_queued_messages 100000"
+api=$((port + 1))
+carbon=$((port + 2))
+python3 bench/entsoe-server.py "$api" Sources/EnergyClockTesting/Fixtures/BE_60M.xml &
+pids+=($!)
+python3 bench/carbon-server.py "$carbon" &
+pids+=($!)
+sleep 0.5
+
+zones=(NL BE DE-LU FR AT CH CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI EE LV LT ES PT HU RO SI)
+areas=(GB 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 RG41 SW1 E1 M1 B1 LS1 G1 EH1 CF10 BS7)
+profiles() { # SIGNAL: the settings of the 40 profiles, prices or carbon
+    local views=() i place
+    for i in $(seq 0 39); do
+        if [ "$1" = price ]; then
+            place="\"source\":\"entsoe\",\"zone\":\"${zones[$((i % 28))]}\""
+        else
+            place="\"signal\":\"co2\",\"carbon_source\":\"gb-carbon-intensity\",\"carbon_area\":\"${areas[$((i % 28))]}\""
+        fi
+        [ "$i" = 0 ] && continue
+        views+=("\"p$(printf '%02d' "$i")\":{$place}")
+    done
+    local first="\"source\":\"entsoe\",\"zone\":\"${zones[0]}\""
+    [ "$1" = co2 ] && first="\"signal\":\"co2\",\"carbon_source\":\"gb-carbon-intensity\",\"carbon_area\":\"${areas[0]}\""
+    echo "{$first,\"profiles\":{$(IFS=,; echo "${views[*]}")}}"
+}
+
+measure() { # SIGNAL: runs the daemon alone, lets it settle, prints "rss pss private" in kB
+    local name="$1"
+    ENERGYCLOCK_ENTSOE_TOKEN=bench "$daemon" run --mqtt-host 127.0.0.1 --mqtt-port "$port" --state-dir "$work/$name" \
+        --topic-prefix "$name" --timezone Europe/London --entsoe-url "http://127.0.0.1:$api" \
+        --gb-carbon-intensity-url "http://127.0.0.1:$carbon" --ha-discovery false --clock-image=false --log-level info \
+        --settings "$(profiles "$name")" 2>"$work/$name.log" &
+    local pid=$!
+    pids+=("$pid")
+    sleep "${SETTLE_SECONDS:-20}"
+    if ! [ -e "/proc/$pid/smaps_rollup" ]; then
+        echo "the daemon ($name) stopped: $(tail -3 "$work/$name.log")" >&2
+        exit 1
+    fi
+    echo "$(awk '/^Rss:/ {r=$2} /^Pss:/ {p=$2} /^Private_Dirty:/ {d=$2} END {print r, p, d}' "/proc/$pid/smaps_rollup")"
+    kill -TERM "$pid"
+    wait "$pid" || true
+}
+
+read -r rss0 pss0 private0 <<<"$(measure price)"
+read -r rss1 pss1 private1 <<<"$(measure co2)"
+feeds0=$(grep -c "^.*fetched [0-9]* slots from entsoe" "$work/price.log" || true)
+feeds1=$(grep -c "^.*fetched [0-9]* slots from gb-carbon-intensity" "$work/co2.log" || true)
+
+{
+    echo
+    echo "## A carbon profile against a price profile"
+    echo
+    echo "$(date -u +%Y-%m-%d): one daemon with 40 profiles at hourly resolution on 28 feeds, measured alone twice: prices from a loopback ENTSO-E (${feeds0} fetches), and the carbon intensity (\`signal\` co2) from a loopback GB Carbon Intensity API in 28 areas, three days of half hours per answer (${feeds1} fetches). Memory from smaps_rollup after ${SETTLE_SECONDS:-20} s, in kB."
+    echo
+    echo "| | resident (RSS) | proportional (PSS) | private dirty |"
+    echo "|---|---|---|---|"
+    echo "| 40 price profiles | $rss0 | $pss0 | $private0 |"
+    echo "| 40 carbon profiles | $rss1 | $pss1 | $private1 |"
+    echo "| carbon against price | $((rss1 - rss0)) | $((pss1 - pss0)) | $((private1 - private0)) |"
+} | python3 bench/results.py add "$results"
+echo "appended to $results"
