@@ -218,6 +218,56 @@ import Testing
         await live.stop()
     }
 
+    @Test func aFailingOrHostileCarbonSourceKeepsItsCacheMarkedStaleAndNoPriceStandsIn() async throws {
+        let broker = try await TestBroker.start()
+        // 0: the recorded answer; 1: HTTP 500; 2: the answer with one intensity beyond 5,000.
+        let mode = Atomic(0)
+        let hostile = Array(
+            String(decoding: Self.redated, as: UTF8.self).replacingOccurrences(of: #""forecast": 194"#, with: #""forecast": 6000"#).utf8)
+        #expect(hostile != Self.redated)
+        let http = try TestHTTPServer { request in
+            guard request.contains("/regional/intensity/") else { return .json(ServiceHarness.quarterFixture) }
+            switch mode.load(ordering: .relaxed) {
+            case 1: return .json(Array(#"{"error":{"code":"500","message":"upstream down"}}"#.utf8), status: 500)
+            case 2: return .json(hostile)
+            default: return .json(Self.redated)
+            }
+        }
+        let harness = try ServiceHarness(
+            broker: broker, http: http, clock: ManualClock(start: at("2026-12-05T10:10:00Z")),
+            settings: [
+                .signal: .text("co2"), .carbonSource: .text("gb-carbon-intensity"), .carbonArea: .text("BH1"),
+                .fallbackSources: .list(["entsoe"]),
+            ],
+            calendar: LocalCalendar(identifier: "Europe/London")!)
+        let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
+        #expect(await live.wait(for: "energyclock/price") { $0 == "193.5" } != nil)
+        #expect(live.last("energyclock/stale") == "false")
+
+        // Down at the next half-hourly ask: the cached intensities stay, marked stale, and the
+        // price source named as a fallback never stands in for them.
+        mode.store(1, ordering: .relaxed)
+        #expect(await harness.advance(until: { live.last("energyclock/stale") == "true" }, limit: at("2026-12-05T11:30:00Z")))
+        #expect(live.last("energyclock/price").map { ["193.5", "189"].contains($0) } == true, "\(live.last("energyclock/price") ?? "")")
+        #expect(object(live.last("energyclock/current"))?["unit"] as? String == "gCO2/kWh")
+        #expect(harness.log.messages(atLeast: .warning).contains { $0.contains("gb-carbon-intensity") && $0.contains("upstream down") })
+        #expect(!harness.log.messages(atLeast: .info).contains { $0.contains("serving prices from fallback") })
+
+        // An answer with an intensity beyond 5,000 gCO2/kWh is refused whole, with the reason.
+        mode.store(2, ordering: .relaxed)
+        let refused = { harness.log.messages(atLeast: .warning).contains { $0.contains("6000") } }
+        #expect(
+            await harness.advance(until: refused, limit: at("2026-12-05T12:00:00Z")), "\(harness.log.messages(atLeast: .info).suffix(12))")
+        #expect(live.last("energyclock/stale") == "true")
+        #expect(!(live.last("energyclock/prices/today") ?? "").contains("6000"))
+
+        // Healed: fresh again.
+        mode.store(0, ordering: .relaxed)
+        #expect(await harness.advance(until: { live.last("energyclock/stale") == "false" }, limit: at("2026-12-05T13:00:00Z")))
+        await live.stop()
+        await harness.stop()
+    }
+
     @Test func aCarbonSettingIsCheckedAgainstTheSourcesAndTheThresholds() async throws {
         let broker = try await TestBroker.start()
         let http = try TestHTTPServer { _ in .json(ServiceHarness.quarterFixture) }

@@ -11,6 +11,22 @@ struct MemoryTests {
     }
 
     @Test func aFreedHeapGoesBackToTheSystemOnceAndAHeapAtRestIsLeftAlone() throws {
+        // Other tests in this process run daemons whose event loops trim at rest, and free heaps
+        // of their own: one may trim these pages first, or free enough between the two calls. So
+        // the round is tried again when one of them reads another's doing, a few times at most;
+        // a trim that never gives the pages back fails every round.
+        var rounds: [String] = []
+        for _ in 0..<5 {
+            let round = try freedHeapRound()
+            if round.isEmpty { return }
+            rounds.append(round)
+        }
+        Issue.record("no round showed the heap trimmed once: \(rounds)")
+    }
+
+    /// Frees 32 MiB and trims: empty when the trim gave much of it back and a second trim found
+    /// nothing to do, else what was seen.
+    func freedHeapRound() throws -> String {
         Memory.trimWhenFreed()
         // 32 MiB in blocks below the mmap threshold, each page touched, then freed.
         var blocks: [UnsafeMutableRawPointer] = []
@@ -26,9 +42,12 @@ struct MemoryTests {
         for block in blocks { free(block) }
         blocks = []
         let grown = try residentBytes()
-        #expect(Memory.trimWhenFreed(), "32 MiB were freed since the last trim")
+        let first = Memory.trimWhenFreed()
         let trimmed = try residentBytes()
-        #expect(grown - trimmed > 8 << 20, "much of the freed 32 MiB went back: \(grown) → \(trimmed) bytes")
-        #expect(!Memory.trimWhenFreed(), "nothing was freed since")
+        let second = Memory.trimWhenFreed()
+        guard first, grown - trimmed > 8 << 20, !second else {
+            return "trimmed \(first), \(grown) → \(trimmed) bytes, trimmed again \(second)"
+        }
+        return ""
     }
 }

@@ -38,7 +38,7 @@ extension SourceAnswer {
     func intensity(_ value: JSONValue?, _ name: String) throws(SourceError) -> Double {
         let limit = Quantity.carbonIntensity.limit
         guard case let .number(number)? = value, let bounded = Bounded.number(number, in: 0...limit) else {
-            throw fail("\(name) is not an intensity from 0 to \(DecimalFormat.string(limit)) gCO2/kWh")
+            throw fail("\(name) \(value?.text ?? "is missing"), not an intensity from 0 to \(DecimalFormat.string(limit)) gCO2/kWh")
         }
         return bounded
     }
