@@ -53,16 +53,8 @@ measure() { # SIGNAL: runs the daemon alone, lets it settle, prints "rss pss pri
         --topic-prefix "$name" --timezone Europe/London --entsoe-url "http://127.0.0.1:$api" \
         --gb-carbon-intensity-url "http://127.0.0.1:$carbon" --ha-discovery false --clock-image=false --log-level info \
         --settings "$(profiles "$name")" 2>"$work/$name.log" &
-    local pid=$!
-    pids+=("$pid")
-    sleep "${SETTLE_SECONDS:-20}"
-    if ! [ -e "/proc/$pid/smaps_rollup" ]; then
-        echo "the daemon ($name) stopped: $(tail -3 "$work/$name.log")" >&2
-        exit 1
-    fi
-    echo "$(awk '/^Rss:/ {r=$2} /^Pss:/ {p=$2} /^Private_Dirty:/ {d=$2} END {print r, p, d}' "/proc/$pid/smaps_rollup")"
-    kill -TERM "$pid"
-    wait "$pid" || true
+    pids+=($!)
+    settled_memory $! "$name" "$work/$name.log"
 }
 
 read -r rss0 pss0 private0 <<<"$(measure price)"

@@ -5,30 +5,23 @@ day asked for and re-addressed to the zone asked for, so every zone gets a whole
     bench/entsoe-server.py PORT FIXTURE.xml
 """
 import datetime
-import http.server
 import sys
 import urllib.parse
+
+from loopback import serve
 
 port, fixture = int(sys.argv[1]), open(sys.argv[2]).read()
 recorded_start, recorded_end, recorded_zone = "2024-10-07T22:00Z", "2024-10-08T22:00Z", "10YBE----------2"
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        query = urllib.parse.parse_qs(urllib.parse.urlparse(self.path).query)
-        start = datetime.datetime.strptime(query["periodStart"][0], "%Y%m%d%H%M")
-        end = start + datetime.timedelta(days=1)
-        body = (fixture.replace(recorded_start, start.strftime("%Y-%m-%dT%H:%MZ"))
-                .replace(recorded_end, end.strftime("%Y-%m-%dT%H:%MZ"))
-                .replace(recorded_zone, query["in_Domain"][0])).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/xml")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+def answer(path):
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(path).query)
+    start = datetime.datetime.strptime(query["periodStart"][0], "%Y%m%d%H%M")
+    end = start + datetime.timedelta(days=1)
+    body = (fixture.replace(recorded_start, start.strftime("%Y-%m-%dT%H:%MZ"))
+            .replace(recorded_end, end.strftime("%Y-%m-%dT%H:%MZ"))
+            .replace(recorded_zone, query["in_Domain"][0])).encode()
+    return 200, "application/xml", body
 
 
-http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+serve(port, answer)

@@ -5,32 +5,25 @@ quarter-hour forecast entries from the current quarter hour on, prices varying t
     bench/forecast-server.py PORT
 """
 import datetime
-import http.server
 import json
 import sys
+
+from loopback import serve
 
 port = int(sys.argv[1])
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        now = datetime.datetime.now(datetime.timezone.utc).replace(second=0, microsecond=0)
-        start = now - datetime.timedelta(minutes=now.minute % 15)
-        entries = []
-        for i in range(7 * 96):
-            t = start + datetime.timedelta(minutes=15 * i)
-            value = round(0.06 + 0.05 * ((t.hour * 4 + t.minute // 15) % 96) / 96 + 0.001 * (i % 7), 5)
-            entries.append({"start": t.strftime("%Y-%m-%dT%H:%M:%SZ"), "end": (t + datetime.timedelta(minutes=15)).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                            "value": value, "source": "forecast"})
-        body = json.dumps({"currency": "EUR", "unit": "EUR/kWh", "entries": entries, "meta": {"api_key_state": "missing"}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+def answer(path):
+    now = datetime.datetime.now(datetime.timezone.utc).replace(second=0, microsecond=0)
+    start = now - datetime.timedelta(minutes=now.minute % 15)
+    entries = []
+    for i in range(7 * 96):
+        t = start + datetime.timedelta(minutes=15 * i)
+        value = round(0.06 + 0.05 * ((t.hour * 4 + t.minute // 15) % 96) / 96 + 0.001 * (i % 7), 5)
+        entries.append({"start": t.strftime("%Y-%m-%dT%H:%M:%SZ"), "end": (t + datetime.timedelta(minutes=15)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                        "value": value, "source": "forecast"})
+    body = json.dumps({"currency": "EUR", "unit": "EUR/kWh", "entries": entries, "meta": {"api_key_state": "missing"}}).encode()
+    return 200, "application/json", body
 
 
-http.server.ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+serve(port, answer)

@@ -36,3 +36,18 @@ write_prices() {
         printf ']'
     } >"$1/seconds.json"
 }
+
+# settled_memory PID NAME LOG: waits SETTLE_SECONDS (20) for the daemon PID to settle (its fetches
+# done, the heap trimmed at rest), then prints its "rss pss private-dirty" in kB and stops it; exits
+# with LOG's tail when it stopped by itself.
+settled_memory() {
+    local pid="$1" name="$2" log="$3"
+    sleep "${SETTLE_SECONDS:-20}"
+    if ! [ -e "/proc/$pid/smaps_rollup" ]; then
+        echo "the daemon ($name) stopped: $(tail -3 "$log")" >&2
+        exit 1
+    fi
+    awk '/^Rss:/ {r=$2} /^Pss:/ {p=$2} /^Private_Dirty:/ {d=$2} END {print r, p, d}' "/proc/$pid/smaps_rollup"
+    kill -TERM "$pid"
+    wait "$pid" || true
+}
