@@ -69,7 +69,7 @@ public struct SourceCatalog: SourceRules {
         if settings.forecastFallbacks.contains(settings.forecastProvider) {
             throw .notAllowed(field: "forecast_fallbacks", reason: "\(settings.forecastProvider) is the forecast_provider itself")
         }
-        if !settings.carbonSource.isEmpty {
+        if !settings.carbonSourceName.isEmpty {
             guard let feed = carbonFeed(settings) else {
                 throw .invalidChoice(field: "carbon_source", value: settings.carbonSource, allowed: carbonIDs)
             }

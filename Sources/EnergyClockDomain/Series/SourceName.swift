@@ -1,5 +1,5 @@
 /// The id of a source or a forecast provider as a plain value of 24 bytes: what a slot's
-/// ``Provenance`` names.
+/// ``Provenance`` names, and the settings' other short names (a carbon source and its area).
 ///
 /// Tuning: a `String` in every slot made each copy of a slot retain and release it, and the
 /// settings change's path to `color` copies thousands of slots (213,000 → 257,000 instructions,
@@ -25,6 +25,9 @@ public struct SourceName: Sendable, Hashable, CustomStringConvertible, Expressib
     public var description: String {
         withUnsafeBytes(of: words) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
     }
+
+    /// Whether the name is empty.
+    public var isEmpty: Bool { words.0 == 0 }
 
     /// Equal when every byte is.
     public static func == (lhs: SourceName, rhs: SourceName) -> Bool {

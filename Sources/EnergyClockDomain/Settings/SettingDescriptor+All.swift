@@ -52,8 +52,8 @@ extension SettingDescriptor {
         .flag(
             .forecastTail, \.forecastTail, entity: Entity(component: .switch, name: "Forecast beyond the auction", step: nil, unit: .none)),
         .cases(.signal, \.signal, entity: select("Signal")),
-        .text(.carbonSource, \.carbonSource, .provider),
-        .text(.carbonArea, \.carbonArea, .area),
+        .name(.carbonSource, \.carbonSourceName, .provider),
+        .name(.carbonArea, \.carbonAreaName, .area),
         .number(.co2GreenMax, \.co2Thresholds.greenMax, in: 0...5000, entity: box("CO₂ green up to", step: 1, unit: .co2PerKWh)),
         .number(.co2YellowMax, \.co2Thresholds.yellowMax, in: 0...5000, entity: box("CO₂ yellow up to", step: 1, unit: .co2PerKWh)),
         .number(.co2OrangeMax, \.co2Thresholds.orangeMax, in: 0...5000, entity: box("CO₂ orange up to", step: 1, unit: .co2PerKWh)),

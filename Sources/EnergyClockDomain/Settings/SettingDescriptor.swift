@@ -131,6 +131,16 @@ extension SettingDescriptor {
         stored(field, path, kind, entity: entity, addOn: addOn, wrap: SettingValue.text) { if case let .text(v) = $0 { v } else { nil } }
     }
 
+    /// A short text of `kind`, held as a ``SourceName`` at `path`; the kind's check keeps it within
+    /// ``SourceName/capacity`` bytes.
+    static func name(_ field: SettingsField, _ path: any WritableKeyPath<Settings, SourceName> & Sendable, _ kind: SettingsField.Kind)
+        -> SettingDescriptor
+    {
+        stored(
+            field, path, kind, wrap: { .text($0.description) },
+            unwrap: { if case let .text(v) = $0 { SourceName(v) } else { nil } })
+    }
+
     /// One of the cases of `E`, by its raw value, read from and written to `path`.
     static func cases<E: RawRepresentable<String> & CaseIterable & Sendable>(
         _ field: SettingsField, _ path: any WritableKeyPath<Settings, E> & Sendable, entity: Entity? = nil

@@ -117,10 +117,23 @@ public struct Settings: Sendable, Hashable {
     public var signal = Signal.price
     /// The source of the grid's carbon intensity a `co2` profile shows, e.g. `gb-carbon-intensity`;
     /// empty for none.
-    public var carbonSource = ""
+    public var carbonSource: String {
+        get { carbonSourceName.description }
+        set { carbonSourceName = SourceName(newValue) }
+    }
     /// The place ``carbonSource`` is asked for: `GB`, a region or an outward postcode for Great
     /// Britain, `DK1` or `DK2` for Denmark.
-    public var carbonArea = ""
+    public var carbonArea: String {
+        get { carbonAreaName.description }
+        set { carbonAreaName = SourceName(newValue) }
+    }
+    /// ``carbonSource`` as it is held: at most 24 bytes, as the setting's check allows.
+    ///
+    /// Tuning: held as plain bytes, like the other short names below, so that the many copies of
+    /// the settings on a change's path retain and release nothing for them (see ``SourceName``).
+    package var carbonSourceName = SourceName("")
+    /// ``carbonArea`` as it is held: at most 16 bytes, as the setting's check allows.
+    package var carbonAreaName = SourceName("")
     /// The absolute thresholds of a `co2` profile, in gCO₂/kWh.
     public var co2Thresholds = Thresholds(greenMax: 100, yellowMax: 200, orangeMax: 300)
 

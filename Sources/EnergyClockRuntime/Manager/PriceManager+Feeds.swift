@@ -14,7 +14,7 @@ extension PriceManager {
     /// prices, for its jobs that weigh carbon; nil for a `co2` profile (whose own feed that is) or
     /// a profile without a carbon source.
     func pairedCarbon(of settings: Settings) -> Settings? {
-        guard settings.signal == .price, !settings.carbonSource.isEmpty else { return nil }
+        guard settings.signal == .price, !settings.carbonSourceName.isEmpty else { return nil }
         var carbon = settings
         carbon.signal = .co2
         return carbon
