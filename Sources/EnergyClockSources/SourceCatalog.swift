@@ -43,7 +43,8 @@ public struct SourceCatalog: SourceRules {
 
     /// The feed of the `carbon_source` of `settings`, whatever their signal; nil for none.
     public func carbonFeed(_ settings: Settings) -> CarbonFeedSource? {
-        carbon.first { $0.id == settings.carbonSource }.map(CarbonFeedSource.init)
+        let id = settings.carbonSource
+        return carbon.first { $0.id == id }.map(CarbonFeedSource.init)
     }
 
     /// The forecast provider with `id`.

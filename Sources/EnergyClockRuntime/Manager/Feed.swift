@@ -24,6 +24,9 @@ struct Feed {
     var schedule: RefreshSchedule
     /// Past days whose backfill was tried today.
     var backfillTried: Set<LocalDay> = []
+    /// How long an answer holds for a source that renews its values all day (``PriceSource/refreshInterval``);
+    /// nil for a day-ahead market.
+    var refreshInterval: TimeInterval?
 }
 
 /// The prices a profile shows from one of its `fallback_sources` while its own source fails.

@@ -61,10 +61,11 @@ extension PriceManager {
                 feeds[key] = feed
                 continue
             }
+            let source = catalog.shown(settings)
             var feed = Feed(
-                key: key, source: catalog.shown(settings)?.id ?? settings.source, settings: settings, historyDays: days,
+                key: key, source: source?.id ?? settings.source, settings: settings, historyDays: days,
                 slots: cached(key, historyDays: days),
-                schedule: RefreshSchedule(policy: configuration.policy))
+                schedule: RefreshSchedule(policy: configuration.policy), refreshInterval: source?.refreshInterval)
             do { feed.updatedAt = try store.lastSuccess(source: key) } catch { logger.error("\(error)") }
             feeds[key] = feed
             logger.info("loaded \(feed.slots.count) cached slots of \(URLRedaction.redacted(key))")
@@ -97,7 +98,7 @@ extension PriceManager {
     /// What the feed `key` is missing at `now`.
     func need(_ key: String, at now: Date) -> RefreshSchedule.Need {
         guard let feed = feeds[key] else { return RefreshSchedule.Need(today: false, tomorrow: false) }
-        if let interval = catalog.shown(feed.settings)?.refreshInterval {
+        if let interval = feed.refreshInterval {
             // A source that renews its values all day is due again once its answer is that old.
             let due = feed.updatedAt.map { now.timeIntervalSince($0) >= interval } ?? true
             return RefreshSchedule.Need(today: due, tomorrow: false, stale: feed.stale)
@@ -137,7 +138,7 @@ extension PriceManager {
             if publication > now { event = min(event, publication) }
         }
         for feed in feeds.values {
-            if let interval = catalog.shown(feed.settings)?.refreshInterval, let updated = feed.updatedAt {
+            if let interval = feed.refreshInterval, let updated = feed.updatedAt {
                 let due = updated.addingTimeInterval(interval)
                 if due > now { event = min(event, due) }
             }
