@@ -14,17 +14,9 @@ build_release
 daemon="$(release_bin_path)/energyclock"
 results="bench/results.md"
 
-work="$(mktemp -d)"
-chmod 755 "$work"
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
-
 source bench/prices.sh
-start_broker "$work" "max_queued_messages 100000"
-api=$((port + 1))
+many_profiles_setup
 carbon=$((port + 2))
-python3 bench/entsoe-server.py "$api" Sources/EnergyClockTesting/Fixtures/BE_60M.xml &
-pids+=($!)
 python3 bench/carbon-server.py "$carbon" &
 pids+=($!)
 sleep 0.5

@@ -51,3 +51,17 @@ settled_memory() {
     kill -TERM "$pid"
     wait "$pid" || true
 }
+
+# many_profiles_setup: what the benchmarks of many profiles share. A work directory removed on exit
+# with every process in `pids` stopped, a broker that queues generously, and a loopback ENTSO-E at
+# `api` (the broker's port + 1) serving the recorded BE_60M.xml answer re-dated.
+many_profiles_setup() {
+    work="$(mktemp -d)"
+    chmod 755 "$work"
+    pids=()
+    trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
+    start_broker "$work" "max_queued_messages 100000"
+    api=$((port + 1))
+    python3 bench/entsoe-server.py "$api" Sources/EnergyClockTesting/Fixtures/BE_60M.xml &
+    pids+=($!)
+}

@@ -17,16 +17,8 @@ daemon="$(release_bin_path)/energyclock"
 results="bench/results.md"
 idle_seconds="${IDLE_SECONDS:-60}"
 
-work="$(mktemp -d)"
-chmod 755 "$work"
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$work"' EXIT
-
 source bench/prices.sh
-start_broker "$work" "max_queued_messages 100000"
-api=$((port + 1))
-python3 bench/entsoe-server.py "$api" Sources/EnergyClockTesting/Fixtures/BE_60M.xml &
-pids+=($!)
+many_profiles_setup
 sleep 0.5
 
 zones=(NL BE DE-LU FR AT CH CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI EE LV LT ES PT IT-NORD IT-CNOR IT-CSUD IT-SUD IT-SICI IT-SARD HU RO SI)
