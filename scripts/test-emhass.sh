@@ -64,7 +64,10 @@ json.dump([{"start": start + i * 900, "price": round(0.1 + 0.001 * i, 3)} for i 
 END
 
 port="$(free_port)"
-mosquitto -c <(printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$port") >"$work/mosquitto.log" 2>&1 &
+# The configuration as a file: with a process substitution `$!` would be its pid, not mosquitto's,
+# and the broker would outlive the test.
+printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$port" >"$work/mosquitto.conf"
+mosquitto -c "$work/mosquitto.conf" >"$work/mosquitto.log" 2>&1 &
 pids+=($!)
 listening "$port" || fail "mosquitto did not listen on $port"
 
