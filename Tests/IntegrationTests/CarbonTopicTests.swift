@@ -47,19 +47,20 @@ import Testing
         // shows 193.5, above 180 and up to 250: yellow. 11:00 is (190 + 188) / 2 = 189.
         #expect(await live.wait(for: "energyclock/price") { $0 == "193.5" } != nil, "\(harness.log.messages(atLeast: .info).suffix(8))")
         #expect(await live.wait(for: "energyclock/color") { $0 == "yellow" } != nil)
-        let current = try #require(object(live.last("energyclock/current")))
+        // Each topic waited for: the parts of a publish arrive one after another.
+        let current = try #require(object(await live.wait(for: "energyclock/current") { $0.contains("193.5") }))
         #expect(current["unit"] as? String == "gCO2/kWh")
         #expect(current["market_currency"] as? String == "gCO2/kWh")
         #expect(current["level"] as? String == "moderate", "the operator's index in its own words")
         #expect(current["source"] as? String == "gb-carbon-intensity")
-        #expect(object(live.last("energyclock/next"))?["price"] as? Double == 189)
+        #expect(await live.wait(for: "energyclock/next") { object($0)?["price"] as? Double == 189 } != nil)
         // InfluxDB gets the intensity as its own measurement, stamped at 10:00Z.
         let point = try #require(await live.wait(for: "energyclock/influx") { $0.hasPrefix("grid_carbon,") })
         #expect(
             point
                 == "grid_carbon,source=gb-carbon-intensity,area=BH1,unit=gCO2/kWh,band=yellow intensity=193.5,green_max=180,yellow_max=250,"
                 + "orange_max=290,stale=false 1796464800000000000")
-        let thresholds = try #require(object(live.last("energyclock/thresholds")))
+        let thresholds = try #require(object(await live.wait(for: "energyclock/thresholds") { $0.contains("gCO2/kWh") }))
         #expect(thresholds["unit"] as? String == "gCO2/kWh" && thresholds["green_max"] as? Double == 180)
 
         // Today's twenty hours from 00:00 to 20:00, each the mean of its two half hours, each
@@ -80,9 +81,10 @@ import Testing
         // Home Assistant sees an intensity, not a price; the price settings keep their currency.
         let sensor = try #require(object(await live.wait(for: "homeassistant/sensor/energyclock/price/config") { !$0.isEmpty }))
         #expect(sensor["unit_of_measurement"] as? String == "gCO2/kWh" && sensor["name"] as? String == "Carbon intensity")
-        let green = try #require(object(live.last("homeassistant/number/energyclock/co2_green_max/config")))
+        let green = try #require(object(await live.wait(for: "homeassistant/number/energyclock/co2_green_max/config") { !$0.isEmpty }))
         #expect(green["unit_of_measurement"] as? String == "gCO2/kWh" && green["max"] as? Double == 5000)
-        #expect(object(live.last("homeassistant/number/energyclock/green_max/config"))?["unit_of_measurement"] as? String == "EUR/kWh")
+        let priceBox = await live.wait(for: "homeassistant/number/energyclock/green_max/config") { !$0.isEmpty }
+        #expect(object(priceBox)?["unit_of_measurement"] as? String == "EUR/kWh")
         #expect(live.last("homeassistant/sensor/energyclock/grid_fee/config") == nil, "a carbon profile has no grid fee")
 
         // A job on it runs in the cleanest hour of its window: 14:00, at 162.5.
@@ -212,7 +214,7 @@ import Testing
         #expect(await live.wait(for: "energyclock/color") { $0 == "orange" } != nil)
         let current = try #require(object(await live.wait(for: "energyclock/current") { $0.contains("280") }))
         #expect(current["unit"] as? String == "gCO2/kWh" && current["level"] as? String == "high")
-        #expect(object(live.last("energyclock/next"))?["price"] as? Double == 279)
+        #expect(await live.wait(for: "energyclock/next") { object($0)?["price"] as? Double == 279 } != nil)
         daemon.signal(SIGTERM)
         #expect(await daemon.waitForExit(timeout: 20) == 0, "\(daemon.log.suffix(2000))")
         await live.stop()
@@ -242,7 +244,7 @@ import Testing
             calendar: LocalCalendar(identifier: "Europe/London")!)
         let live = try await TopicRecorder(port: broker.port, filter: "energyclock/#")
         #expect(await live.wait(for: "energyclock/price") { $0 == "193.5" } != nil)
-        #expect(live.last("energyclock/stale") == "false")
+        #expect(await live.wait(for: "energyclock/stale") { $0 == "false" } != nil)
 
         // Down at the next half-hourly ask: the cached intensities stay, marked stale, and the
         // price source named as a fallback never stands in for them.
@@ -291,7 +293,8 @@ import Testing
             let result = try #require(object(await live.wait(for: "energyclock/settings/result") { $0.contains(reason) }), "\(update)")
             #expect(result["ok"] as? Bool == false)
         }
-        #expect(object(live.last("energyclock/settings"))?["signal"] as? String == "price", "nothing was changed")
+        let settings = await live.wait(for: "energyclock/settings") { !$0.isEmpty }
+        #expect(object(settings)?["signal"] as? String == "price", "nothing was changed")
         await live.stop()
         await harness.stop()
     }
