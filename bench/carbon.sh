@@ -2,7 +2,7 @@
 # The carbon benchmark: whether a carbon profile costs more memory than a price profile. The same
 # daemon runs twice, each time alone (but for the broker and the loopback APIs), with 40 profiles
 # at hourly resolution on 28 feeds: first prices from a loopback ENTSO-E in the 28 zones of
-# bench/forecasts.sh, then the grid's carbon intensity (`signal` co2) from a loopback GB Carbon
+# bench/prices.sh, then the grid's carbon intensity (`signal` co2) from a loopback GB Carbon
 # Intensity API in 28 areas (the nation, the 17 regions and ten postcodes). Adds its section to
 # bench/results.md.
 #
@@ -21,7 +21,6 @@ python3 bench/carbon-server.py "$carbon" &
 pids+=($!)
 sleep 0.5
 
-zones=(NL BE DE-LU FR AT CH CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI EE LV LT ES PT HU RO SI)
 areas=(GB 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 RG41 SW1 E1 M1 B1 LS1 G1 EH1 CF10 BS7)
 profiles() { # SIGNAL: the settings of the 40 profiles, prices or carbon
     local views=() i place

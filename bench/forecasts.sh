@@ -21,8 +21,7 @@ pids+=($!)
 sleep 0.5
 write_prices "$work"
 
-# The zones of bench/zones.sh, and the profiles on them: the first on the user's own prices.
-zones=(NL BE DE-LU FR AT CH CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI EE LV LT ES PT HU RO SI)
+# The profiles on the 28 `zones` (bench/prices.sh): the first on the user's own prices.
 covered=" NL BE DE-LU FR AT CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI "
 profiles() { # FORECAST: the settings of the 40 profiles, with a forecast where one is to be had when FORECAST is 1
     local extra views=() i z

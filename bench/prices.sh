@@ -56,6 +56,8 @@ settled_memory() {
 # with every process in `pids` stopped, a broker that queues generously, and a loopback ENTSO-E at
 # `api` (the broker's port + 1) serving the recorded BE_60M.xml answer re-dated.
 many_profiles_setup() {
+    # The 28 ENTSO-E zones the profiles of bench/forecasts.sh and bench/carbon.sh are spread over.
+    zones=(NL BE DE-LU FR AT CH CZ PL DK1 DK2 NO1 NO2 NO3 NO4 NO5 SE1 SE2 SE3 SE4 FI EE LV LT ES PT HU RO SI)
     work="$(mktemp -d)"
     chmod 755 "$work"
     pids=()

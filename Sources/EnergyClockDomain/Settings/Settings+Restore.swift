@@ -34,7 +34,7 @@ extension Settings {
         }
         var settings = restored.settings
         for (name, job) in settings.jobs.sorted(by: { $0.key < $1.key }) {
-            if let problem = job.problem() ?? settings.objectiveProblem(of: job) {
+            if let problem = settings.problem(of: job) {
                 settings.jobs[name] = nil
                 restored.repairs.append("job \(name): \(problem); left it out")
             }

@@ -101,6 +101,9 @@ extension Settings {
         return jobsProblem()
     }
 
+    /// Why `job` cannot run as set on this profile, or nil: its own fields, then what it minimises.
+    func problem(of job: Job) -> String? { job.problem() ?? objectiveProblem(of: job) }
+
     /// Why `job` cannot minimise what it names on this profile, or nil.
     func objectiveProblem(of job: Job) -> String? {
         switch (job.minimise, signal) {
@@ -118,7 +121,7 @@ extension Settings {
             return .outOfRange(field: SettingsField.jobs.rawValue, value: "\(jobs.count) jobs", allowed: "at most \(Job.maxCount)")
         }
         for (name, job) in jobs.sorted(by: { $0.key < $1.key }) {
-            if let problem = job.problem() ?? objectiveProblem(of: job) { return .notAllowed(field: "jobs.\(name)", reason: problem) }
+            if let problem = problem(of: job) { return .notAllowed(field: "jobs.\(name)", reason: problem) }
         }
         return nil
     }

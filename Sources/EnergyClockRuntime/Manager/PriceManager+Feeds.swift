@@ -40,7 +40,7 @@ extension PriceManager {
             if let carbon = pairedCarbon(of: profile.settings) {
                 let paired = cacheKey(for: carbon)
                 if wanted[paired] == nil { wanted[paired] = carbon }
-                history[paired] = max(history[paired] ?? 1, 1)
+                history[paired] = history[paired] ?? 1
             }
         }
         for key in feeds.keys where wanted[key] == nil {
@@ -69,7 +69,7 @@ extension PriceManager {
             do { feed.updatedAt = try store.lastSuccess(source: key) } catch { logger.error("\(error)") }
             feeds[key] = feed
             logger.info("loaded \(feed.slots.count) cached slots of \(URLRedaction.redacted(key))")
-            if let zone = catalog.shown(settings)?.nextDayPublication?.calendar.timeZone.identifier, zone != calendar.timeZone.identifier {
+            if let zone = source?.nextDayPublication?.calendar.timeZone.identifier, zone != calendar.timeZone.identifier {
                 // Octopus's prices are for UK days; the daemon's days are those of its --timezone.
                 logger.warning(
                     "\(settings.source) publishes its prices by the days of \(zone), but energyclock runs in \(calendar.timeZone.identifier): "
