@@ -5,7 +5,8 @@
 #   fuzz/run.sh [SECONDS_PER_TARGET] [TARGET …]     default: 60 seconds, every target
 #
 # Targets: settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber,
-# ecb, options, supervisor, health, helper, fetch, redaction. A crash, a sanitizer
+# ecb, options, supervisor, health, helper, fetch, redaction, nordpoolpredict, energyforecast, epexpredictor,
+# energypriceforecast, gbcarbon, energinetco2, stromgedacht, stromampel. A crash, a sanitizer
 # report or a time-out is saved in fuzz/findings/<target>/ and makes the script exit 1; replay
 # one with ENERGYCLOCK_FUZZ_TARGET=<target> <binary> <file>.
 set -euo pipefail
@@ -17,7 +18,7 @@ seconds="${1:-60}"
 [ $# -gt 0 ] && shift
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(settings profiles plans plannote energyzero entsoe awattar energycharts custom nordpool octopus tibber ecb options supervisor health helper fetch redaction
-    nordpoolpredict energyforecast epexpredictor energypriceforecast gbcarbon energinetco2)
+    nordpoolpredict energyforecast epexpredictor energypriceforecast gbcarbon energinetco2 stromgedacht stromampel)
 
 flags=(-c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 swift build "${flags[@]}"
@@ -43,6 +44,8 @@ for target in "${targets[@]}"; do
         energypriceforecast) seeds=("$fixtures"/forecasts/energypriceforecast_*.json) ;;
         gbcarbon) seeds=("$fixtures"/carbon/gb_*.json) ;;
         energinetco2) seeds=("$fixtures"/carbon/energinet_*.json) ;;
+        stromgedacht) seeds=("$fixtures"/signal/stromgedacht_*.json) ;;
+        stromampel) seeds=("$fixtures"/signal/energy-charts_*.json) ;;
         *) seeds=("seeds/$target") ;;
     esac
     seed_dir="$work/seeds"

@@ -51,6 +51,7 @@ extension ClockFace {
         w.field("stale", stale)
         w.field("caption", caption)
         if let forecastProvider { w.field("forecast_provider", forecastProvider) }
+        if let scale { w.field("scale", scale.rawValue) }
         w.endObject()
         return w.output
     }
@@ -87,5 +88,6 @@ extension ClockFace {
             caption: { if case let .string(text)? = root["caption"] { text } else { nil } }())
         negativeBand = root["negative_band"] == .bool(true)
         if case let .string(provider)? = root["forecast_provider"] { forecastProvider = provider }
+        if case let .string(name)? = root["scale"] { scale = GridScale(rawValue: name) }
     }
 }

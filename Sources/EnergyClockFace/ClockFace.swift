@@ -50,6 +50,8 @@ public struct ClockFace: Sendable, Equatable {
     public var caption: String?
     /// The provider of the forecast some parts show, for the legend; nil when every part is official.
     public var forecastProvider: String?
+    /// The operator's light a grid clock shows, for its centre and legend; nil on any other clock.
+    public var scale: GridScale?
 
     /// A face from its parts.
     public init(
@@ -109,6 +111,7 @@ public struct ClockFace: Sendable, Equatable {
             return sector
         }
         forecastProvider = predicted.isEmpty ? nil : predicted[0].slot.provenance.source.description
+        scale = slots.lazy.compactMap(\.slot.quantity.gridScale).first
         hand = now ? snapshot.now.timeIntervalSince(span.start) / span.duration : nil
         price = now ? snapshot.current?.price : nil
         band = now ? snapshot.current?.band : nil
@@ -123,7 +126,13 @@ public struct ClockFace: Sendable, Equatable {
     }
 
     /// What one value is called: `price`, or `intensity` on a carbon clock.
-    public var noun: String { unit == Quantity.carbonIntensity.unit ? Quantity.carbonIntensity.noun : "price" }
+    public var noun: String {
+        switch unit {
+        case Quantity.carbonIntensity.unit: Quantity.carbonIntensity.noun
+        case Quantity.stepUnit: "signal"
+        default: "price"
+        }
+    }
 
     /// What the centre says while nothing is known for now: `no price now`, `no intensity now`.
     public var nothingNow: String { "no \(noun) now" }
@@ -134,9 +143,18 @@ public struct ClockFace: Sendable, Equatable {
     /// What the legend says of the paler parts: `pale: forecast (<provider>)`; nil without any.
     public var forecastNote: String? { forecastProvider.map { "pale: forecast (\($0))" } }
 
+    /// What the centre says of now, in two lines: the price and its unit, or on a grid clock the
+    /// operator's name for the state and its step; nil while no price is known.
+    public var now: (value: String, caption: String)? {
+        guard let price else { return nil }
+        if let scale, let state = scale.state(at: price) { return (state.name, "step \(DecimalFormat.string(price))") }
+        return (DecimalFormat.string(price, decimals: 4), unit)
+    }
+
     /// The legend: `< 0` for negative when that band is on, `≤ 0.1` for green, yellow and
-    /// orange, `> 0.3` for red.
+    /// orange, `> 0.3` for red; on a grid clock each of the operator's states in its band.
     public var legend: [(band: Band, text: String)] {
+        if let scale { return scale.states.map { ($0.band, $0.name) } }
         guard let t = thresholds else { return [] }
         return (negativeBand ? [(.negative, "< 0")] : []) + [
             (.green, "≤ " + DecimalFormat.string(t.greenMax)), (.yellow, "≤ " + DecimalFormat.string(t.yellowMax)),

@@ -74,8 +74,8 @@ public struct TerminalClock: Sendable {
         } else if face.hand == nil, let caption = face.caption {
             middle.append(caption)
         }
-        if let price = face.price {
-            middle.append("\(DecimalFormat.string(price, decimals: 4)) \(face.unit)")
+        if let now = face.now {
+            middle.append("\(now.value) \(now.caption)")
         } else if face.hand != nil {
             middle.append("no \(face.noun) known now")
         }

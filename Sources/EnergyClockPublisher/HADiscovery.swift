@@ -60,7 +60,8 @@ package struct HADiscovery: Sendable {
     /// own, available through the daemon's `availability` topic.
     ///
     /// A `co2` profile (`signal`) names its value sensors after the intensity, in `unit`
-    /// (gCO₂/kWh), while its price settings keep `priceUnit`.
+    /// (gCO₂/kWh), while its price settings keep `priceUnit`; a `grid` profile's show the step,
+    /// without a unit, beside a "Grid state" sensor with the operator's name for it.
     package func configs(
         _ topics: TopicTree, unit: String = Settings.defaults.unit, priceUnit: String? = nil, signal: Signal = .price,
         availability: String? = nil, profile: String? = nil, jobs: [String] = [], forecast: Bool = false
@@ -74,18 +75,28 @@ package struct HADiscovery: Sendable {
                 Entity(
                     "sensor", object, [("name", .text(name)), ("state_topic", .text(topic)), ("value_template", .text(template))] + extra))
         }
-        let co2 = signal == .co2
-        let euro: [(String, Field)] = [
-            ("unit_of_measurement", .text(unit)), ("state_class", .text("measurement")),
-            ("suggested_display_precision", .integer(co2 ? 0 : 4)),
-        ]
+        let (name, nextName, icon) =
+            switch signal {
+            case .price: ("Price", "Next price", "mdi:currency-eur")
+            case .co2: ("Carbon intensity", "Next intensity", "mdi:molecule-co2")
+            case .grid: ("Grid signal", "Next signal", "mdi:transmission-tower")
+            }
+        let euro: [(String, Field)] =
+            (signal == .grid ? [] : [("unit_of_measurement", .text(unit))]) + [
+                ("state_class", .text("measurement")), ("suggested_display_precision", .integer(signal == .price ? 4 : 0)),
+            ]
         sensor(
-            "price", co2 ? "Carbon intensity" : "Price", topics.price, "{{ value if value else \(none) }}",
-            euro + [("json_attributes_topic", .text(topics.statsToday)), ("icon", .text(co2 ? "mdi:molecule-co2" : "mdi:currency-eur"))])
+            "price", name, topics.price, "{{ value if value else \(none) }}",
+            euro + [("json_attributes_topic", .text(topics.statsToday)), ("icon", .text(icon))])
+        if signal == .grid {
+            sensor(
+                "grid_state", "Grid state", topics.current, "{{ value_json.level if value and value_json.level is defined else \(none) }}",
+                [("device_class", .text("enum")), ("options", .list(GridScale.names)), ("icon", .text("mdi:traffic-light"))])
+        }
         sensor(
             "band", "Band", topics.color, "{{ value if value else \(none) }}",
             [("device_class", .text("enum")), ("options", .list(Band.allCases.map(\.rawValue))), ("icon", .text("mdi:palette"))])
-        sensor("next_price", co2 ? "Next intensity" : "Next price", topics.next, "{{ value_json.price if value else \(none) }}", euro)
+        sensor("next_price", nextName, topics.next, "{{ value_json.price if value else \(none) }}", euro)
         for (object, name, key) in [
             ("today_min", "Today's minimum", "min"), ("today_max", "Today's maximum", "max"),
             ("today_average", "Today's average", "mean"),
@@ -158,7 +169,7 @@ package struct HADiscovery: Sendable {
             }
             setting(entity.component.rawValue, descriptor.field, entity.name, extra)
         }
-        if !co2 {
+        if signal == .price {
             sensor(
                 "grid_fee", "Grid fee now", topics.current, "{{ value_json.components.grid_fee if value else \(none) }}",
                 euro + [("icon", .text("mdi:transmission-tower"))])

@@ -44,15 +44,19 @@ package enum LineProtocol {
     /// first is named in a `profile` tag; the first has none, and keeps the series it always had.
     ///
     /// A `co2` profile's point is `grid_carbon`, its value the field `intensity`, tagged with its
-    /// `area` and `unit` (gCO2/kWh) where a price's has its zone.
+    /// `area` and `unit` (gCO2/kWh) where a price's has its zone; a `grid` profile's is
+    /// `grid_signal`, its value the field `step`, tagged with its `area` and the operator's `state`.
     package static func currentPoint(_ snapshot: Snapshot) -> String? {
         guard let current = snapshot.current else { return nil }
         let settings = snapshot.settings
-        let co2 = settings.signal == .co2
-        var fields =
-            co2
-            ? [("intensity", DecimalFormat.string(current.price))]
-            : [("price", DecimalFormat.string(current.price)), ("market_price", DecimalFormat.string(current.slot.value))]
+        let value = DecimalFormat.string(current.price)
+        var (measurement, fields, place): (String, [(String, String)], [(String, String)]) =
+            switch settings.signal {
+            case .price:
+                ("energy_price", [("price", value), ("market_price", DecimalFormat.string(current.slot.value))], [("zone", settings.zone)])
+            case .co2: ("grid_carbon", [("intensity", value)], [("area", settings.carbonArea), ("unit", settings.unit)])
+            case .grid: ("grid_signal", [("step", value)], [("area", settings.carbonArea), ("state", current.slot.levelName ?? "")])
+            }
         if let t = snapshot.thresholds {
             fields += [
                 ("green_max", DecimalFormat.string(t.greenMax)), ("yellow_max", DecimalFormat.string(t.yellowMax)),
@@ -60,9 +64,8 @@ package enum LineProtocol {
             ]
         }
         fields.append(("stale", snapshot.stale ? "true" : "false"))
-        let place = co2 ? [("area", settings.carbonArea), ("unit", settings.unit)] : [("zone", settings.zone)]
         return line(
-            measurement: co2 ? "grid_carbon" : "energy_price",
+            measurement: measurement,
             tags: [("source", snapshot.source)] + place + [
                 ("band", current.band?.rawValue ?? ""), ("profile", snapshot.profile == Profiles.firstName ? "" : snapshot.profile),
             ],

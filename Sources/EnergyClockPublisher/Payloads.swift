@@ -121,7 +121,7 @@ package enum Payloads {
     package static func thresholds(_ snapshot: Snapshot) -> String {
         var w = JSONWriter()
         w.beginObject()
-        w.field("mode", snapshot.settings.colorMode.rawValue)
+        w.field("mode", snapshot.settings.bandMode.rawValue)
         w.field("green_max", snapshot.thresholds?.greenMax)
         w.field("yellow_max", snapshot.thresholds?.yellowMax)
         w.field("orange_max", snapshot.thresholds?.orangeMax)
@@ -142,7 +142,7 @@ package enum Payloads {
         w.field("price", slot.price)
         w.field("unit", snapshot.settings.unit)
         w.field("market_price", slot.slot.value)
-        w.field("market_currency", slot.slot.quantity.code)
+        w.field("market_currency", slot.slot.quantity.currency?.code ?? slot.slot.quantity.unit)
         w.field("basis", slot.slot.basis.name)
         w.key("components")
         w.beginObject()
@@ -156,7 +156,7 @@ package enum Payloads {
         w.endObject()
         w.field("band", slot.band?.rawValue)
         w.field("hex", slot.band.map { snapshot.settings.color(of: $0).hex })
-        if let level = slot.slot.level { w.field("level", level.name(for: slot.slot.quantity)) }
+        if let level = slot.slot.levelName { w.field("level", level) }
         w.field("source", snapshot.source)
         w.field("stale", snapshot.stale)
         w.field("updated_at", snapshot.updatedAt, in: calendar)

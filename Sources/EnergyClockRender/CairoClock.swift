@@ -154,18 +154,19 @@ public enum CairoClock {
             cairo_fill(cr)
         }
         // Now, in the middle.
-        if let price = face.price {
+        if let now = face.now {
             if let band = face.band, let c = face.palette[band] {
                 font(16, bold: true)
                 color(c)
                 write(band.rawValue, x: center.x, y: center.y - 30)
             }
-            font(36, bold: true)
+            // A state's name (`supergreen`) is wider than a price: smaller, to stay inside the hours.
+            font(min(36, 260 / Double(max(now.value.count, 1))), bold: true)
             color(text)
-            write(DecimalFormat.string(price, decimals: 4), x: center.x, y: center.y + 12)
+            write(now.value, x: center.x, y: center.y + 12)
             font(14)
             color(dimText)
-            write(face.unit, x: center.x, y: center.y + 36)
+            write(now.caption, x: center.x, y: center.y + 36)
         } else {
             font(16)
             color(dimText)

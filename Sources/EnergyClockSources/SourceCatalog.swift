@@ -35,10 +35,10 @@ public struct SourceCatalog: SourceRules {
     /// The ids users may choose as `carbon_source`.
     public var carbonIDs: [String] { carbon.map(\.id) }
 
-    /// The source of what `settings` show: the chosen price source, or for a `co2` profile its
-    /// carbon source as a feed (``CarbonFeedSource``).
+    /// The source of what `settings` show: the chosen price source, or for a `co2` or `grid`
+    /// profile its carbon source as a feed (``CarbonFeedSource``).
     public func shown(_ settings: Settings) -> (any PriceSource)? {
-        settings.signal == .co2 ? carbonFeed(settings) : self[settings.source]
+        settings.signal == .price ? self[settings.source] : carbonFeed(settings)
     }
 
     /// The feed of the `carbon_source` of `settings`, whatever their signal; nil for none.
@@ -75,6 +75,23 @@ public struct SourceCatalog: SourceRules {
                 throw .invalidChoice(field: "carbon_source", value: settings.carbonSource, allowed: carbonIDs)
             }
             if let reason = feed.unusableReason(for: settings) { throw .notAllowed(field: "carbon_area", reason: "\(feed.id) \(reason)") }
+            if let reason = kindProblem(of: feed.carbon, for: settings) { throw .notAllowed(field: "carbon_source", reason: reason) }
         }
+    }
+
+    /// Why `carbon` measures the wrong thing for `settings`, or nil: a `grid` profile shows a
+    /// traffic light, while a `co2` profile and a job that weighs carbon need an intensity.
+    func kindProblem(of carbon: any CarbonSource, for settings: Settings) -> String? {
+        let wanted: String
+        switch (settings.signal, carbon.scale) {
+        case (.grid, nil): wanted = "a grid profile shows a traffic light"
+        case (.co2, _?): wanted = "a co2 profile shows an intensity"
+        case (.price, _?) where settings.jobs.values.contains(where: \.weighsCarbon):
+            wanted = "its jobs that minimise co2 or co2_price weigh an intensity"
+        default: return nil
+        }
+        let fitting = self.carbon.filter { ($0.scale == nil) == (carbon.scale != nil) }.map(\.id)
+        let kind = carbon.scale == nil ? "an intensity" : "a grid signal"
+        return "\(carbon.id) gives \(kind), but \(wanted): choose \(fitting.joined(separator: " or "))"
     }
 }

@@ -82,18 +82,22 @@ enum PricesCommand {
         for (title, day, slots) in [(titles[0], today, snapshot.today), (titles[1], today.adding(days: 1), snapshot.tomorrow)] {
             lines.append("")
             lines.append("\(title)\(day)")
-            if slots.isEmpty { lines.append("  no \(snapshot.settings.signal == .price ? "prices" : "intensities") known yet") }
+            if slots.isEmpty { lines.append("  no \(snapshot.settings.signal.plural) known yet") }
             for slot in slots {
                 // Each row is one slot from its local start (with the offset, which tells the two
                 // 02:00 hours of an autumn night apart); it lasts until the next row begins.
                 let start = ISO8601.local(slot.slot.start, in: calendar)
                 let band = slot.band?.rawValue ?? "-"
-                let price = DecimalFormat.string(slot.price, decimals: 4)
+                // A grid signal's step beside the operator's name for it: `0 supergreen`.
+                let grid = slot.slot.quantity.gridScale != nil
+                let price =
+                    grid
+                    ? "\(DecimalFormat.string(slot.price)) \(slot.slot.levelName ?? "")" : DecimalFormat.string(slot.price, decimals: 4)
                 let mark = !dated && slot.slot.contains(snapshot.now) ? "  <- now" : ""
                 let minutes = Int(slot.slot.duration / 60)
                 let length = minutes == 60 ? "" : "  (\(minutes) min)"
                 var text =
-                    "  \(start.dropFirst(11).prefix(5)) \(start.suffix(6))  \(padded(price, 8))  \(padded(band, 6))\(length)\(mark)"
+                    "  \(start.dropFirst(11).prefix(5)) \(start.suffix(6))  \(padded(price, grid ? 12 : 8))  \(padded(band, 6))\(length)\(mark)"
                 while text.hasSuffix(" ") { text.removeLast() }
                 lines.append(colored ? ansi(slot.band) + text + "\u{1B}[0m" : text)
             }

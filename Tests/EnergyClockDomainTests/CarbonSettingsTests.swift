@@ -27,7 +27,7 @@ import Testing
         }
         // Both sets are checked, each under its own names.
         #expect { try merged(#"{"green_max":0.5}"#) } throws: { "\($0)".contains(": green_max 0.5 < yellow_max") }
-        for bad in [#"{"co2_green_max":-1}"#, #"{"co2_orange_max":5000.5}"#, #"{"signal":"grid"}"#, #"{"carbon_area":"../x"}"#] {
+        for bad in [#"{"co2_green_max":-1}"#, #"{"co2_orange_max":5000.5}"#, #"{"signal":"wind"}"#, #"{"carbon_area":"../x"}"#] {
             #expect(throws: SettingsError.self, "\(bad)") { try merged(bad) }
         }
         #expect(try merged(#"{"co2_green_max":50,"co2_yellow_max":60,"co2_orange_max":5000}"#).co2Thresholds.orangeMax == 5000)

@@ -80,6 +80,20 @@ struct ReferenceTests {
         #expect(readme.isSubset(of: reference), "README only: \(readme.subtracting(reference))")
     }
 
+    /// The table of grid signals in docs/settings.md is the one the code declares, row by row.
+    @Test func theGridSignalTableIsTheDeclaredOne() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/settings.md"), encoding: .utf8)
+        let section = text.components(separatedBy: "## Grid signals")[1].components(separatedBy: "\n## ")[0]
+        let rows = section.split(separator: "\n").filter { $0.hasPrefix("| ") && $0.first(where: \.isNumber) == $0.dropFirst(2).first }
+        func cell(_ state: GridScale.State) -> String { "`\(state.code)` `\(state.name)`: \(state.band.rawValue)" }
+        let declared = GridScale.meanings.indices.map { step in
+            "| \(step) | \(GridScale.meanings[step]) | "
+                + [GridScale.energyCharts, .stromGedacht].map { cell($0.states[step]) }.joined(separator: " | ") + " |"
+        }
+        #expect(rows.map(String.init) == declared)
+        #expect(section.contains("| step | meaning | `energy-charts-signal` | `stromgedacht` |"))
+    }
+
     @Test func everySettingsFieldIsDocumentedInTheSettingsReference() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("docs/settings.md"), encoding: .utf8)
         let section = text.components(separatedBy: "## Fields")[1].components(separatedBy: "\n## ")[0]

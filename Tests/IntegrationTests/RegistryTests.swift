@@ -43,7 +43,7 @@ import Testing
 
     @Test func theCommandLineAndTheDocsListEveryCarbonSource() throws {
         let ids = CarbonRegistry.ids
-        #expect(ids == ["gb-carbon-intensity", "energinet-co2"])
+        #expect(ids == ["gb-carbon-intensity", "energinet-co2", "energy-charts-signal", "stromgedacht"])
         for id in ids { #expect(SourceName(id).description == id, "\(id) fits a slot's provenance") }
         let catalog = SourceRegistry.catalog(baseURLs: [:], tokens: SourceTokens(), http: HTTPClient())
         #expect(catalog.carbonIDs == ids)

@@ -31,6 +31,7 @@ extension ForecastAccuracy {
             var predicted = slot
             predicted.value = weighted / slot.duration
             predicted.basis = first.basis
+            predicted.level = nil
             guard
                 let said = Snapshot.Basis.components(
                     predicted, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinite),
@@ -41,8 +42,8 @@ extension ForecastAccuracy {
             tally.error = said.total - was.total
             tally.absoluteError = abs(tally.error)
             let bands = (
-                Snapshot.Basis.band(of: said.total, level: nil, thresholds, settings),
-                Snapshot.Basis.band(of: was.total, level: slot.level, thresholds, settings)
+                Snapshot.Basis.band(of: said.total, slot: predicted, thresholds, settings),
+                Snapshot.Basis.band(of: was.total, slot: slot, thresholds, settings)
             )
             if let forecastBand = bands.0, forecastBand == bands.1 { tally.bandsAgreed = 1 }
             add(tally, provider: first.provenance.source.description, day: calendar.day(containing: slot.start), horizon: horizon)

@@ -2,7 +2,8 @@ import FoundationEssentials
 
 /// The slot length that prices are shown and banded at.
 public enum Resolution: String, Sendable, CaseIterable, Codable {
-    /// One slot per local hour: the time-weighted mean of the source's slots in that hour.
+    /// One slot per local hour: the time-weighted mean of the source's slots in that hour (for a
+    /// grid signal, the worst step).
     case hour
     /// The source's own slots, whatever their length.
     case native
@@ -17,7 +18,8 @@ extension Array where Element == SeriesSlot {
         }
     }
 
-    /// The slots cut at local hour boundaries and merged per local hour into their time-weighted mean.
+    /// The slots cut at local hour boundaries and merged per local hour into their time-weighted
+    /// mean; a grid signal's hour takes its worst step instead.
     ///
     /// Every row lies within one local hour, whatever the slots' length: 40-minute slots are split
     /// where an hour ends, and a two-hour slot gives two rows. An hour that is only partly covered
@@ -50,7 +52,14 @@ extension Array where Element == SeriesSlot {
                     g.first.provenance == slot.provenance
                 {
                     if g.first.level != slot.level { g.first.level = nil }
-                    group = (hour, g.first, pieceEnd, g.weighted + slot.value * length, g.seconds + length)
+                    if slot.quantity.gridScale != nil {
+                        // A step has no mean: the hour takes its worst step, so that it says
+                        // "use power now" only when all of it does.
+                        g.first.value = Swift.max(g.first.value, slot.value)
+                        group = (hour, g.first, pieceEnd, g.first.value * (g.seconds + length), g.seconds + length)
+                    } else {
+                        group = (hour, g.first, pieceEnd, g.weighted + slot.value * length, g.seconds + length)
+                    }
                 } else {
                     flush()
                     var first = slot

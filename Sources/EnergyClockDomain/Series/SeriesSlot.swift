@@ -44,6 +44,13 @@ public struct SeriesSlot: Sendable, Hashable {
     /// The currency of a price slot; nil for another quantity.
     public var currency: Currency? { quantity.currency }
 
+    /// The name of the source's rating of the value: a grid signal's state as its operator names
+    /// it (``GridScale``), otherwise ``level`` in the words of ``quantity``; nil for none.
+    public var levelName: String? {
+        if let scale = quantity.gridScale { return scale.state(at: value)?.name }
+        return level?.name(for: quantity)
+    }
+
     /// Length of the slot in seconds.
     public var duration: TimeInterval { end.timeIntervalSince(start) }
 

@@ -9,14 +9,6 @@ public enum ColorMode: String, Sendable, CaseIterable {
     case levels
 }
 
-/// What a profile shows on its topics, lights and clock: prices, or the grid's carbon intensity.
-public enum Signal: String, Sendable, CaseIterable {
-    /// What a kWh costs, from the `source` setting (the default).
-    case price
-    /// The grid's carbon intensity in gCO₂/kWh, from the `carbon_source` setting for `carbon_area`.
-    case co2
-}
-
 /// Whether a price is paid for buying or for selling a kWh.
 public enum PriceKind: String, Sendable, CaseIterable {
     /// What a household pays: market, markup, surcharge, grid fee and VAT.
@@ -212,8 +204,19 @@ public struct Settings: Sendable, Hashable {
         return other == self
     }
 
-    /// The unit of every published value: `EUR/kWh`, `SEK/kWh`, …, or `gCO2/kWh` for a `co2` profile.
-    public var unit: String { signal == .co2 ? Quantity.carbonIntensity.unit : priceUnit }
+    /// The unit of every published value: `EUR/kWh`, `SEK/kWh`, …, `gCO2/kWh` for a `co2` profile,
+    /// `step` for a `grid` profile.
+    public var unit: String {
+        switch signal {
+        case .price: priceUnit
+        case .co2: Quantity.carbonIntensity.unit
+        case .grid: Quantity.stepUnit
+        }
+    }
+
+    /// How slots are banded: `levels` for a `grid` profile, whose bands are the operator's
+    /// colours, ``colorMode`` otherwise.
+    public var bandMode: ColorMode { signal == .grid ? .levels : colorMode }
 
     /// The unit of the price settings (thresholds, fees): `EUR/kWh`, `SEK/kWh`, ….
     public var priceUnit: String { currency + "/kWh" }

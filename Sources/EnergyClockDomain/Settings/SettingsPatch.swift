@@ -85,10 +85,11 @@ extension Settings {
     /// The first rule spanning several fields that these settings break, if any.
     func crossFieldProblem() -> SettingsError? {
         if let problem = thresholds.increasingProblem(prefix: "") ?? co2Thresholds.increasingProblem(prefix: "co2_") { return problem }
-        if signal == .co2, carbonSourceName.isEmpty {
+        if signal != .price, carbonSourceName.isEmpty {
+            let what = signal == .co2 ? "the intensity" : "the traffic light"
             return .notAllowed(
                 field: SettingsField.signal.rawValue,
-                reason: "a co2 profile shows the intensity of a carbon_source; set one in the same update")
+                reason: "a \(signal.rawValue) profile shows \(what) of a carbon_source; set one in the same update")
         }
         guard !fallbackSources.contains(source) else {
             return .notAllowed(
@@ -109,6 +110,8 @@ extension Settings {
         switch (job.minimise, signal) {
         case (.price?, .co2), (.co2Price?, .co2):
             "a co2 profile shows no price: its jobs minimise the intensity (minimise co2, or leave it out)"
+        case (_?, .grid):
+            "a grid profile shows a traffic light: its jobs choose the lowest steps (leave minimise out)"
         case (.co2?, .price) where carbonSourceName.isEmpty, (.co2Price?, .price) where carbonSourceName.isEmpty:
             "minimise \(job.minimise!.rawValue) needs the profile's carbon_source (and carbon_area) to know each slot's intensity"
         default: nil

@@ -37,7 +37,7 @@ extension Snapshot {
             let historyStart = calendar.start(of: day.adding(days: 1 - settings.historyDays))
             // The history days only feed relative thresholds: with absolute ones (a settings change's
             // usual case) resolving them to the settings' resolution was most of the work.
-            let firstNeeded = settings.colorMode == .relative ? min(historyStart, todaySpan.start) : todaySpan.start
+            let firstNeeded = settings.bandMode == .relative ? min(historyStart, todaySpan.start) : todaySpan.start
             let window = DateInterval(start: firstNeeded, end: tomorrowSpan.end)
             let resolved = Array(slots.overlapping(window)).at(settings.resolution, in: calendar)
 
@@ -45,7 +45,7 @@ extension Snapshot {
             var nonFinitePrice = false
             var thresholds: Thresholds?
             var samples: Int?
-            switch settings.colorMode {
+            switch settings.bandMode {
             case .absolute:
                 thresholds = settings.signalThresholds
             case .levels:
@@ -105,10 +105,10 @@ extension Snapshot {
         package func rebanded(under settings: Settings) -> Basis {
             var basis = self
             basis.settings = settings
-            if settings.colorMode == .absolute { basis.thresholds = settings.signalThresholds }
+            if settings.bandMode == .absolute { basis.thresholds = settings.signalThresholds }
             func banded(_ slot: PricedSlot) -> PricedSlot {
                 var slot = slot
-                slot.band = Self.band(of: slot.price, level: slot.slot.level, basis.thresholds, settings)
+                slot.band = Self.band(of: slot.price, slot: slot.slot, basis.thresholds, settings)
                 return slot
             }
             basis.today = today.map(banded)
@@ -151,7 +151,8 @@ extension Snapshot {
                     nonFinitePrice = true
                     return nil
                 }
-                return PriceComponents(market: value, markup: 0, surcharge: 0, gridFee: 0, vat: 0, decimals: Quantity.intensityDecimals)
+                let decimals = slot.quantity.gridScale == nil ? Quantity.intensityDecimals : 0
+                return PriceComponents(market: value, markup: 0, surcharge: 0, gridFee: 0, vat: 0, decimals: decimals)
             }
             guard let rate = rates.conversion(from: currency, to: settings.currency, on: calendar.day(containing: slot.start)) else {
                 missingRate = true
@@ -173,7 +174,14 @@ extension Snapshot {
         ) -> PricedSlot? {
             guard let parts = components(slot, calendar, settings, rates, missingRate: &missingRate, nonFinitePrice: &nonFinitePrice)
             else { return nil }
-            return PricedSlot(slot: slot, components: parts, band: band(of: parts.total, level: slot.level, thresholds, settings))
+            return PricedSlot(slot: slot, components: parts, band: band(of: parts.total, slot: slot, thresholds, settings))
+        }
+
+        /// The band of `slot`, priced at `price`: for a grid signal the band its operator's light
+        /// shows (``GridScale``), otherwise as ``band(of:level:_:_:)`` says.
+        static func band(of price: Double, slot: SeriesSlot, _ thresholds: Thresholds?, _ settings: Settings) -> Band? {
+            if let scale = slot.quantity.gridScale { return scale.state(at: slot.value)?.band }
+            return band(of: price, level: slot.level, thresholds, settings)
         }
 
         /// The band of a slot priced at `price` under `thresholds` and `settings`; nil without

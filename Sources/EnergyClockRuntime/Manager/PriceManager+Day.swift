@@ -31,7 +31,7 @@ extension PriceManager {
         var held = cached(key, historyDays: chosen.historyDays, window: window)
         var failed = false
         var wanted = [day]
-        if chosen.colorMode == .relative {
+        if chosen.bandMode == .relative {
             wanted += (1..<chosen.historyDays).map { day.adding(days: -$0) }
         }
         for wantedDay in wanted where !held.covers(calendar.interval(of: wantedDay)) {

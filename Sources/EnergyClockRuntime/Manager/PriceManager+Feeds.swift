@@ -11,10 +11,11 @@ extension PriceManager {
     }
 
     /// The settings of the carbon feed that a price profile with a `carbon_source` pairs with its
-    /// prices, for its jobs that weigh carbon; nil for a `co2` profile (whose own feed that is) or
-    /// a profile without a carbon source.
+    /// prices, for its jobs that weigh carbon; nil for a `co2` or `grid` profile (whose own feed
+    /// that is), a profile without a carbon source, or one whose carbon source is a grid signal.
     func pairedCarbon(of settings: Settings) -> Settings? {
-        guard settings.signal == .price, !settings.carbonSourceName.isEmpty else { return nil }
+        guard settings.signal == .price, !settings.carbonSourceName.isEmpty, catalog.carbonFeed(settings)?.carbon.scale == nil
+        else { return nil }
         var carbon = settings
         carbon.signal = .co2
         return carbon

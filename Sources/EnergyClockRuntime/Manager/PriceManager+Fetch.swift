@@ -199,7 +199,7 @@ extension PriceManager {
             backfills[key] = nil
             guard let feed = feeds[key], let source = catalog.shown(feed.settings) else { continue }
             let asked = await backfill(key, from: source, today: today)
-            shown = shown || asked && profiles.all.contains { $0.settings.colorMode == .relative && cacheKey(for: $0.settings) == key }
+            shown = shown || asked && profiles.all.contains { $0.settings.bandMode == .relative && cacheKey(for: $0.settings) == key }
         }
         return shown
     }

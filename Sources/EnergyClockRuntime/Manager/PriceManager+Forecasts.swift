@@ -6,9 +6,10 @@ import Platform
 
 extension PriceManager {
     /// The providers `settings` name with the store keys of their forecasts, in order: the
-    /// `forecast_provider`, then each of its `forecast_fallbacks`.
+    /// `forecast_provider`, then each of its `forecast_fallbacks`; none for a `co2` or `grid`
+    /// profile, where a price forecast has no place.
     func forecastProviders(of settings: Settings) -> [(provider: String, key: String)] {
-        guard !settings.forecastProvider.isEmpty else { return [] }
+        guard settings.signal == .price, !settings.forecastProvider.isEmpty else { return [] }
         return ([settings.forecastProvider] + settings.forecastFallbacks).compactMap { id in
             catalog.forecast(id).map { (id, $0.cacheKey(for: settings)) }
         }
@@ -168,7 +169,7 @@ extension PriceManager {
                 guard !arrived.isEmpty else { return }
                 for name in scored {
                     guard let profile = profiles[name] else { continue }
-                    let thresholds = bases[name]?.basis.thresholds ?? (profile.colorMode == .absolute ? profile.signalThresholds : nil)
+                    let thresholds = bases[name]?.basis.thresholds ?? (profile.bandMode == .absolute ? profile.signalThresholds : nil)
                     for forecast in forecastKeys(of: profile).compactMap({ forecasts[$0] }) where !forecast.isEmpty {
                         cards[name]!.score(
                             forecast: forecast, official: arrived, settings: profile, calendar: calendar, rates: rates,

@@ -11,6 +11,10 @@ public protocol CarbonSource: Sendable {
     /// The id it is chosen by, e.g. `gb-carbon-intensity`.
     var id: String { get }
 
+    /// The scale of the grid signal it gives, for a source of a traffic light (a `grid`
+    /// profile's); nil for a source of the intensity (a `co2` profile's), the default.
+    var scale: GridScale? { get }
+
     /// The places it answers for, as a user names them: for errors and `--help`.
     var areas: String { get }
 
@@ -25,6 +29,12 @@ public protocol CarbonSource: Sendable {
 }
 
 extension CarbonSource {
+    /// A source of the intensity, unless it says otherwise.
+    public var scale: GridScale? { nil }
+
+    /// What its values measure.
+    public var quantity: Quantity { scale.map(Quantity.gridSignal) ?? .carbonIntensity }
+
     /// How much one request asks for: three days, a day past and two ahead when it starts a day
     /// before now.
     public static var span: TimeInterval { 3 * 86_400 }
@@ -41,5 +51,21 @@ extension SourceAnswer {
             throw fail("\(name) \(value?.text ?? "is missing"), not an intensity from 0 to \(DecimalFormat.string(limit)) gCO2/kWh")
         }
         return bounded
+    }
+
+    /// The step of `scale` that the state code `value` names: a whole number the scale declares.
+    func step(_ value: JSONValue?, _ name: String, on scale: GridScale) throws(SourceError) -> Double {
+        guard case let .number(number)? = value, let code = Bounded.integer(number, in: -9...9),
+            let step = scale.step(code: code)
+        else {
+            let codes = scale.states.map { String($0.code) }.joined(separator: ", ")
+            throw fail("\(name) \(value?.text ?? "is missing"), not a state of \(codes)")
+        }
+        return Double(step)
+    }
+
+    /// A slot of `scale` at `step` from `start` to `end`, the operator's announcement issued at `issued`.
+    func slot(from start: Date, to end: Date, step: Double, on scale: GridScale, issued: Date) -> SeriesSlot {
+        SeriesSlot(start: start, end: end, value: step, quantity: .gridSignal(scale), provenance: .forecast(source, issued: issued))
     }
 }

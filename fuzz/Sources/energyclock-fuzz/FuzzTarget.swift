@@ -12,7 +12,7 @@ import Foundation
 enum FuzzTarget: String, CaseIterable {
     case settings, profiles, plans, plannote, energyzero, entsoe, awattar, energycharts, custom, nordpool, octopus, tibber, ecb, options,
         supervisor, health, helper, fetch, redaction, nordpoolpredict, energyforecast, epexpredictor, energypriceforecast, gbcarbon,
-        energinetco2
+        energinetco2, stromgedacht, stromampel
 
     static let sources = ["energyzero", "entsoe", "awattar", "energycharts", "custom"]
     static let calendar = LocalCalendar(identifier: "Europe/Amsterdam")!
@@ -97,6 +97,14 @@ enum FuzzTarget: String, CaseIterable {
             _ = try? GBCarbonIntensitySource.parse(bytes, issued: Date())
             _ = GBCarbonIntensitySource().areaProblem(String(decoding: bytes.prefix(64), as: UTF8.self))
         case .energinetco2: _ = try? EnerginetCO2Source.parse(bytes, area: "DK1", issued: Date())
+        case .stromgedacht:
+            // The window of the recordings, so that their periods give slots.
+            let window = DateInterval(start: Date(timeIntervalSince1970: 1_703_113_200), end: Date(timeIntervalSince1970: 1_758_326_400))
+            _ = try? StromGedachtSource.parse(bytes, within: window, issued: Date())
+            _ = StromGedachtSource().areaProblem(String(decoding: bytes.prefix(64), as: UTF8.self))
+        case .stromampel:
+            _ = try? EnergyChartsSignalSource.parse(bytes, issued: Date())
+            _ = EnergyChartsSignalSource().areaProblem(String(decoding: bytes.prefix(64), as: UTF8.self))
         }
     }
 
