@@ -22,36 +22,24 @@ import Testing
         try EnergyChartsSignalSource.parse(Array(text.utf8), issued: issued)
     }
 
-    /// The steps of `slots` as (start, step) runs: where each step begins and how many quarter
-    /// hours it lasts.
-    func runs(_ slots: [SeriesSlot]) -> [(String, Double, Int)] {
-        var runs: [(String, Double, Int)] = []
-        for slot in slots {
-            if let last = runs.last, last.1 == slot.value {
-                runs[runs.count - 1].2 += 1
-            } else {
-                runs.append((ISO8601.utc(slot.start), slot.value, 1))
-            }
-        }
-        return runs
+    /// `slots` as text, one `start–end step` each, in UTC.
+    func spans(_ slots: [SeriesSlot]) -> [String] {
+        slots.map { "\(ISO8601.utc($0.start).dropFirst(5).prefix(11))–\(ISO8601.utc($0.end).dropFirst(11).prefix(5)) \(Int($0.value))" }
     }
 
-    @Test func stromGedachtsPeriodsBecomeTheQuarterHoursTheyCoverWhole() throws {
+    @Test func stromGedachtsPeriodsAreTrimmedToTheWholeQuarterHoursTheyCover() throws {
         let slots = try StromGedachtSource.parse(
             fixture("signal/stromgedacht_statesRelative_70173_2025-09-16.json"), within: window, issued: issued)
         // By hand, in UTC (the answer is in CEST): green from 23:31:55.98 to midnight keeps only
         // 21:45–22:00; supergreen 00–05, green 05–10, supergreen 10–17; green from 17:00 to
         // 23:31:55.98 ends at the last whole quarter hour, 21:30.
-        let expected: [(String, Double, Int)] = [
-            ("2025-09-15T21:45:00Z", 1, 1), ("2025-09-15T22:00:00Z", 0, 20), ("2025-09-16T03:00:00Z", 1, 20),
-            ("2025-09-16T08:00:00Z", 0, 28), ("2025-09-16T15:00:00Z", 1, 26),
-        ]
-        #expect(runs(slots).map(\.0) == expected.map(\.0))
-        #expect(runs(slots).map(\.1) == expected.map(\.1))
-        #expect(runs(slots).map(\.2) == expected.map(\.2))
-        #expect(slots.allSatisfy { $0.quantity == .gridSignal(.stromGedacht) && $0.duration == 900 })
+        #expect(
+            spans(slots) == [
+                "09-15T21:45–22:00 1", "09-15T22:00–03:00 0", "09-16T03:00–08:00 1", "09-16T08:00–15:00 0", "09-16T15:00–21:30 1",
+            ])
+        #expect(slots.allSatisfy { $0.quantity == .gridSignal(.stromGedacht) })
         #expect(slots.allSatisfy { $0.provenance == .forecast("stromgedacht", issued: issued) })
-        #expect(slots.first?.levelName == "green" && slots[1].levelName == "supergreen")
+        #expect(slots.map(\.levelName) == ["green", "supergreen", "green", "supergreen", "green"])
     }
 
     @Test func theOlderRecordingCrossesMidnightInWinterTime() throws {
@@ -59,16 +47,14 @@ import Testing
         let slots = try StromGedachtSource.parse(
             fixture("signal/stromgedacht_statesRelative_72135_2023-12-21.json"), within: winter, issued: issued)
         // 09:53:32.94+01 is 08:53:32Z: green from 09:00Z to 22:00Z, supergreen 22–23Z, green from
-        // 23:00Z to 08:45Z, the last quarter hour before 08:53:32.
-        #expect(runs(slots).map(\.0) == ["2023-12-21T09:00:00Z", "2023-12-21T22:00:00Z", "2023-12-21T23:00:00Z"])
-        #expect(runs(slots).map(\.2) == [52, 4, 39])
-        // Cut to the window asked for: it ends at 2023-12-23T23:00Z, so nothing changes; one
-        // ending at 02:00Z on the 22nd keeps three hours of the last period.
+        // 23:00Z to 08:45Z, the last whole quarter hour before 08:53:32.
+        #expect(spans(slots) == ["12-21T09:00–22:00 1", "12-21T22:00–23:00 0", "12-21T23:00–08:45 1"])
+        // Cut to the window asked for: one ending at 02:00Z on the 22nd keeps three hours of the
+        // last period.
         let short = try StromGedachtSource.parse(
             fixture("signal/stromgedacht_statesRelative_72135_2023-12-21.json"),
             within: DateInterval(start: at("2023-12-21T20:00:00Z"), end: at("2023-12-22T02:00:00Z")), issued: issued)
-        #expect(runs(short).map(\.0) == ["2023-12-21T20:00:00Z", "2023-12-21T22:00:00Z", "2023-12-21T23:00:00Z"])
-        #expect(runs(short).map(\.2) == [8, 4, 12])
+        #expect(spans(short) == ["12-21T20:00–22:00 1", "12-21T22:00–23:00 0", "12-21T23:00–02:00 1"])
     }
 
     @Test func stromGedachtIsAskedForAPostcodeOverThreeDays() throws {
@@ -103,8 +89,8 @@ import Testing
         (#"{"states":[{"from":"2025-09-16T01:00:00+02:00","to":"2025-09-16T00:00:00+02:00","state":1}]}"#, "ends at or before"),
         (#"{"states":[{"from":"2025-09-16T01:00:00+02:00","to":"2025-09-16T01:00:00+02:00","state":1}]}"#, "ends at or before"),
         (day + "1}," + period + "1}]}", "overlaps"),
-        // A period of a century is cut to the window; a second one over it is more than was asked for.
-        (century, "more quarter hours than the 288 asked for"),
+        // A period of a century is cut to the window; a second one inside it overlaps.
+        (century, "overlaps"),
         (tooManyPeriods, "1001 states, more than 1000"),
     ]
 
@@ -117,12 +103,12 @@ import Testing
         }
     }
 
-    @Test func aCenturyLongPeriodGivesOnlyTheWindowsQuarterHours() throws {
+    @Test func aCenturyLongPeriodGivesOnlyTheWindowsDays() throws {
         let slots = try stromGedacht(#"{"states":[{"from":"2000-01-01T00:00:00Z","to":"2099-01-01T00:00:00Z","state":4}]}"#)
-        #expect(slots.count == 288 && slots.first?.start == window.start && slots.last?.end == window.end)
-        #expect(slots.allSatisfy { $0.value == 3 && $0.levelName == "red" })
+        #expect(slots.count == 3 && slots.allSatisfy { $0.duration == 86_400 && $0.value == 3 && $0.levelName == "red" })
+        #expect(slots.first?.start == window.start && slots.last?.end == window.end)
         // The retired yellow (2, bring consumption forward) is read as the supergreen that replaced it.
-        #expect(try stromGedacht(Self.day + "2}]}").map(\.levelName) == Array(repeating: "supergreen", count: 4))
+        #expect(try stromGedacht(Self.day + "2}]}").map(\.levelName) == ["supergreen"])
         // A period inside one quarter hour covers none whole.
         #expect(try stromGedacht(#"{"states":[{"from":"2025-09-16T00:01:00Z","to":"2025-09-16T00:14:00Z","state":1}]}"#).isEmpty)
     }

@@ -5,10 +5,10 @@ import FoundationEssentials
 /// up to two days ahead in periods of whole hours: supergreen (use power now), green (normal),
 /// orange and red (reduce), read onto ``GridScale/stromGedacht``.
 ///
-/// One request asks `/v1/states` for three days from the start asked for. Each period is cut into
-/// the quarter hours it covers whole; a period's ragged edge (the API starts and ends its answer
-/// at the moment asked) gives no slot. Every state is the operator's announcement, stamped as a
-/// forecast issued at the fetch.
+/// One request asks `/v1/states` for three days from the start asked for. Each period is one slot
+/// (a day at most), trimmed to the whole quarter hours it covers inside those days: a period's
+/// ragged edge (the API starts and ends its answer at the moment asked) is left out. Every state is
+/// the operator's announcement, stamped as a forecast issued at the fetch.
 public struct StromGedachtSource: CarbonSource {
     /// The name it is chosen by.
     public let id = "stromgedacht"
@@ -63,16 +63,16 @@ public struct StromGedachtSource: CarbonSource {
     /// The most periods one answer may hold: three days of whole hours, with room to spare.
     static let maxPeriods = 1_000
 
-    /// Reads `states[]`, each `from`, `to` and `state`, as the quarter hours of `window` that each
-    /// period covers whole.
+    /// Reads `states[]`, each `from`, `to` and `state`, as a slot per period (a day at most),
+    /// trimmed to the whole quarter hours it covers inside `window`.
     public static func parse(_ body: [UInt8], within window: DateInterval, issued: Date) throws(SourceError) -> [SeriesSlot] {
         let answer = SourceAnswer(source: "stromgedacht")
         guard case let .object(root) = try answer.json(body) else { throw answer.fail("not a JSON object") }
         guard case let .array(periods)? = root["states"] else { throw answer.fail("no states") }
         guard periods.count <= maxPeriods else { throw answer.fail("\(periods.count) states, more than \(maxPeriods)") }
         let quarter = 900.0
-        let most = Int(window.duration / quarter)
         var slots: [SeriesSlot] = []
+        slots.reserveCapacity(periods.count)
         for (index, period) in periods.enumerated() {
             let name = "states[\(index)]"
             guard case let .object(fields) = period else { throw answer.fail("\(name) is not an object") }
@@ -80,15 +80,17 @@ public struct StromGedachtSource: CarbonSource {
             let to = try answer.instant(fields["to"], "\(name).to")
             guard to > from else { throw answer.fail("\(name) ends at or before it starts") }
             let step = try answer.step(fields["state"], "\(name).state", on: .stromGedacht)
-            // Whole quarter hours inside both the period and the window asked for.
-            let first = (max(from, window.start).timeIntervalSince1970 / quarter).rounded(.up) * quarter
+            // Whole quarter hours inside both the period and the window asked for, a day at most
+            // per slot: the window's three days bound what one period can give.
+            var start = (max(from, window.start).timeIntervalSince1970 / quarter).rounded(.up) * quarter
             let last = (min(to, window.end).timeIntervalSince1970 / quarter).rounded(.down) * quarter
-            var start = first
             while start < last {
-                guard slots.count < most else { throw answer.fail("more quarter hours than the \(most) asked for") }
-                let begin = Date(timeIntervalSince1970: start)
-                slots.append(answer.slot(from: begin, to: begin.addingTimeInterval(quarter), step: step, on: .stromGedacht, issued: issued))
-                start += quarter
+                let end = min(last, start + 86_400)
+                slots.append(
+                    answer.slot(
+                        from: Date(timeIntervalSince1970: start), to: Date(timeIntervalSince1970: end), step: step, on: .stromGedacht,
+                        issued: issued))
+                start = end
             }
         }
         return try slots.validated(from: answer.source)

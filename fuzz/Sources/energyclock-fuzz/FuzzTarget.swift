@@ -98,9 +98,11 @@ enum FuzzTarget: String, CaseIterable {
             _ = GBCarbonIntensitySource().areaProblem(String(decoding: bytes.prefix(64), as: UTF8.self))
         case .energinetco2: _ = try? EnerginetCO2Source.parse(bytes, area: "DK1", issued: Date())
         case .stromgedacht:
-            // The window of the recordings, so that their periods give slots.
-            let window = DateInterval(start: Date(timeIntervalSince1970: 1_703_113_200), end: Date(timeIntervalSince1970: 1_758_326_400))
-            _ = try? StromGedachtSource.parse(bytes, within: window, issued: Date())
+            // Three days around each recording, as the feed asks, so that their periods give slots.
+            for start in [1_703_113_200.0, 1_757_887_200] {
+                let window = DateInterval(start: Date(timeIntervalSince1970: start), duration: 3 * 86_400)
+                _ = try? StromGedachtSource.parse(bytes, within: window, issued: Date())
+            }
             _ = StromGedachtSource().areaProblem(String(decoding: bytes.prefix(64), as: UTF8.self))
         case .stromampel:
             _ = try? EnergyChartsSignalSource.parse(bytes, issued: Date())
