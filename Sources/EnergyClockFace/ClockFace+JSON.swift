@@ -51,7 +51,18 @@ extension ClockFace {
         w.field("stale", stale)
         w.field("caption", caption)
         if let forecastProvider { w.field("forecast_provider", forecastProvider) }
-        if let scale { w.field("scale", scale.rawValue) }
+        if let nowName { w.field("now_name", nowName) }
+        if !ratings.isEmpty {
+            w.key("ratings")
+            w.beginArray()
+            for rating in ratings {
+                w.beginArray()
+                w.string(rating.band.rawValue)
+                w.string(rating.text)
+                w.endArray()
+            }
+            w.endArray()
+        }
         w.endObject()
         return w.output
     }
@@ -88,6 +99,14 @@ extension ClockFace {
             caption: { if case let .string(text)? = root["caption"] { text } else { nil } }())
         negativeBand = root["negative_band"] == .bool(true)
         if case let .string(provider)? = root["forecast_provider"] { forecastProvider = provider }
-        if case let .string(name)? = root["scale"] { scale = GridScale(rawValue: name) }
+        if case let .string(name)? = root["now_name"] { nowName = name }
+        if case let .array(entries)? = root["ratings"] {
+            ratings = entries.compactMap { entry in
+                guard case let .array(pair) = entry, pair.count == 2, case let .string(name) = pair[0], let band = Band(rawValue: name),
+                    case let .string(text) = pair[1]
+                else { return nil }
+                return Rating(band: band, text: text)
+            }
+        }
     }
 }

@@ -50,8 +50,19 @@ public struct ClockFace: Sendable, Equatable {
     public var caption: String?
     /// The provider of the forecast some parts show, for the legend; nil when every part is official.
     public var forecastProvider: String?
-    /// The operator's light a grid clock shows, for its centre and legend; nil on any other clock.
-    public var scale: GridScale?
+    /// The legend of a clock banded by the source's own ratings: a grid operator's states, or
+    /// the words of each band under `color_mode: levels`; empty for a clock banded by thresholds.
+    public var ratings: [Rating] = []
+    /// The operator's name for now on a grid clock (`supergreen`), shown instead of the step.
+    public var nowName: String?
+
+    /// One entry of ``ratings``: a band and what it stands for.
+    public struct Rating: Sendable, Equatable {
+        /// The band.
+        public var band: Band
+        /// The ratings it stands for, in the source's words.
+        public var text: String
+    }
 
     /// A face from its parts.
     public init(
@@ -111,7 +122,12 @@ public struct ClockFace: Sendable, Equatable {
             return sector
         }
         forecastProvider = predicted.isEmpty ? nil : predicted[0].slot.provenance.source.description
-        scale = slots.lazy.compactMap(\.slot.quantity.gridScale).first
+        if let scale = slots.lazy.compactMap(\.slot.quantity.gridScale).first {
+            ratings = scale.states.map { Rating(band: $0.band, text: $0.name) }
+            nowName = now ? snapshot.current?.slot.levelName : nil
+        } else if snapshot.settings.bandMode == .levels, let quantity = slots.first?.slot.quantity {
+            ratings = Self.ratings(of: quantity, reversed: snapshot.settings.bandsReversed)
+        }
         hand = now ? snapshot.now.timeIntervalSince(span.start) / span.duration : nil
         price = now ? snapshot.current?.price : nil
         band = now ? snapshot.current?.band : nil
@@ -147,18 +163,29 @@ public struct ClockFace: Sendable, Equatable {
     /// operator's name for the state and its step; nil while no price is known.
     public var now: (value: String, caption: String)? {
         guard let price else { return nil }
-        if let scale, let state = scale.state(at: price) { return (state.name, "step \(DecimalFormat.string(price))") }
+        if let nowName { return (nowName, "step \(DecimalFormat.string(price))") }
         return (DecimalFormat.string(price, decimals: 4), unit)
     }
 
     /// The legend: `< 0` for negative when that band is on, `≤ 0.1` for green, yellow and
-    /// orange, `> 0.3` for red; on a grid clock each of the operator's states in its band.
+    /// orange, `> 0.3` for red; the ``ratings`` on a clock banded by them.
     public var legend: [(band: Band, text: String)] {
-        if let scale { return scale.states.map { ($0.band, $0.name) } }
+        if !ratings.isEmpty { return ratings.map { ($0.band, $0.text) } }
         guard let t = thresholds else { return [] }
         return (negativeBand ? [(.negative, "< 0")] : []) + [
             (.green, "≤ " + DecimalFormat.string(t.greenMax)), (.yellow, "≤ " + DecimalFormat.string(t.yellowMax)),
             (.orange, "≤ " + DecimalFormat.string(t.orangeMax)), (.red, "> " + DecimalFormat.string(t.orangeMax)),
         ]
+    }
+
+    /// The words of each band's ratings under `color_mode: levels` (``Band/of(level:reversed:)``):
+    /// `very low, low` for green on a carbon clock, `very cheap, cheap` on a price clock.
+    static func ratings(of quantity: Quantity, reversed: Bool) -> [Rating] {
+        [Band.green, .yellow, .orange, .red].map { band in
+            let levels = reversed ? PriceLevel.allCases.reversed() : PriceLevel.allCases
+            let words = levels.filter { Band.of(level: $0, reversed: reversed) == band }
+                .map { String($0.name(for: quantity).lowercased().map { $0 == "_" ? " " : $0 }) }
+            return Rating(band: band, text: words.joined(separator: ", "))
+        }
     }
 }

@@ -14,7 +14,9 @@ extension Payloads {
     }
 
     /// `{"status","reason","tentative","active","start","end","next_start","window_start","window_end",
-    /// "mean_price","now_mean_price","window_mean_price","saving_vs_now","saving_vs_average","unit","slots"}`.
+    /// "mean_price","now_mean_price","window_mean_price","saving_vs_now","saving_vs_average","unit","minimise","slots"}`:
+    /// `minimise` is what the slots were chosen by, the job's `minimise` or else the profile's
+    /// signal (`price`, `co2`, `grid`).
     package static func planObject(_ plan: Plan, _ snapshot: Snapshot) -> String {
         let calendar = snapshot.calendar
         func difference(_ a: Double?, _ b: Double?) -> Double? {
@@ -38,6 +40,7 @@ extension Payloads {
         w.field("saving_vs_now", difference(plan.nowMeanPrice, plan.meanPrice))
         w.field("saving_vs_average", difference(plan.windowMeanPrice, plan.meanPrice))
         w.field("unit", snapshot.settings.unit)
+        w.field("minimise", snapshot.settings.jobs[plan.name]?.minimise?.rawValue ?? snapshot.settings.signal.rawValue)
         w.key("slots")
         w.slots(plan.slots, priceKey: "price", in: calendar)
         w.endObject()

@@ -155,6 +155,9 @@ import Testing
         // Each plan shows the price paid in its hour, whatever it was chosen by.
         #expect(object(live.last("energyclock/plan/clean"))?["mean_price"] as? Double == 0.1815)
         #expect(object(live.last("energyclock/plan/clean"))?["unit"] as? String == "EUR/kWh")
+        // And says what it was chosen by.
+        let chosenBy = ["cheap", "clean", "both"].map { object(live.last("energyclock/plan/\($0)"))?["minimise"] as? String }
+        #expect(chosenBy == ["price", "co2", "co2_price"])
 
         // A job cannot weigh carbon on a profile that does not know it.
         try live.client.publish("energyclock/settings/set", #"{"carbon_source":""}"#)

@@ -82,6 +82,7 @@ import Testing
         try live.client.publish("energyclock/settings/set", #"{"jobs":{"wash":{"duration":60,"earliest":"16:00","deadline":"20:00"}}}"#)
         let plan = try #require(object(await live.wait(for: "energyclock/plan/wash") { object($0)?["status"] as? String == "planned" }))
         #expect(plan["start"] as? String == "2026-09-16T16:00:00+02:00", "\(plan)")
+        #expect(plan["minimise"] as? String == "grid" && plan["unit"] as? String == "step")
 
         // A source of the wrong kind is refused with the ones that fit, and nothing changes.
         for (update, reason) in [
