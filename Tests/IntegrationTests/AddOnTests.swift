@@ -20,13 +20,16 @@ struct AddOnTests {
         let state = temporaryDirectory()
         let options = state.appendingPathComponent("options.json")
         try Data(
-            #"{"source":"energycharts","zone":"BE","entsoe_token":"","mqtt_host":"","mqtt_port":1883,"leds":["json:a/led"],"ha_discovery":false,"log_level":"info"}"#
+            #"{"source":"energycharts","zone":"BE","entsoe_token":"","mqtt_host":"","mqtt_port":1883,"leds":["json:a/led"],"ha_discovery":false,"log_level":"info","signal":"grid","carbon_source":"stromgedacht","carbon_area":"70173"}"#
                 .utf8
         ).write(to: options)
         let live = try await TopicRecorder(port: broker.port, filter: "#")
         let daemon = try ChildProcess(
             ProcessTests.binary,
-            ["run", "--state-dir", state.appendingPathComponent("data").path, "--energycharts-url", "http://127.0.0.1:9"],
+            [
+                "run", "--state-dir", state.appendingPathComponent("data").path, "--energycharts-url", "http://127.0.0.1:9",
+                "--stromgedacht-url", "http://127.0.0.1:9",
+            ],
             environment: daemonEnvironment([
                 "ENERGYCLOCK_OPTIONS_FILE": options.path, "SUPERVISOR_TOKEN": "token-42",
                 "ENERGYCLOCK_SUPERVISOR_URL": supervisor.baseURL.absoluteString,
@@ -34,6 +37,9 @@ struct AddOnTests {
         let settings = try #require(object(await live.wait(for: "energyclock/settings")), "\(daemon.log)")
         #expect(settings["source"] as? String == "energycharts")
         #expect(settings["zone"] as? String == "BE")
+        // The carbon options arrive together, as one update: a grid profile needs its source.
+        #expect(settings["signal"] as? String == "grid" && settings["carbon_source"] as? String == "stromgedacht")
+        #expect(settings["carbon_area"] as? String == "70173")
         #expect(supervisor.heads.contains { $0.contains("Authorization: Bearer token-42") })
         #expect(!live.messages.contains { $0.topic.hasPrefix("homeassistant/") }, "ha_discovery false")
 

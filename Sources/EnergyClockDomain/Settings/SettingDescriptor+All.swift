@@ -51,9 +51,9 @@ extension SettingDescriptor {
         },
         .flag(
             .forecastTail, \.forecastTail, entity: Entity(component: .switch, name: "Forecast beyond the auction", step: nil, unit: .none)),
-        .cases(.signal, \.signal, entity: select("Signal")),
-        .name(.carbonSource, \.carbonSourceName, .provider),
-        .name(.carbonArea, \.carbonAreaName, .area),
+        .cases(.signal, \.signal, entity: select("Signal"), addOn: true),
+        .name(.carbonSource, \.carbonSourceName, .provider, addOn: true),
+        .name(.carbonArea, \.carbonAreaName, .area, addOn: true),
         .number(.co2GreenMax, \.co2Thresholds.greenMax, in: 0...5000, entity: box("CO₂ green up to", step: 1, unit: .co2PerKWh)),
         .number(.co2YellowMax, \.co2Thresholds.yellowMax, in: 0...5000, entity: box("CO₂ yellow up to", step: 1, unit: .co2PerKWh)),
         .number(.co2OrangeMax, \.co2Thresholds.orangeMax, in: 0...5000, entity: box("CO₂ orange up to", step: 1, unit: .co2PerKWh)),

@@ -133,20 +133,21 @@ extension SettingDescriptor {
 
     /// A short text of `kind`, held as a ``SourceName`` at `path`; the kind's check keeps it within
     /// ``SourceName/capacity`` bytes.
-    static func name(_ field: SettingsField, _ path: any WritableKeyPath<Settings, SourceName> & Sendable, _ kind: SettingsField.Kind)
-        -> SettingDescriptor
-    {
+    static func name(
+        _ field: SettingsField, _ path: any WritableKeyPath<Settings, SourceName> & Sendable, _ kind: SettingsField.Kind,
+        addOn: Bool = false
+    ) -> SettingDescriptor {
         stored(
-            field, path, kind, wrap: { .text($0.description) },
+            field, path, kind, addOn: addOn, wrap: { .text($0.description) },
             unwrap: { if case let .text(v) = $0 { SourceName(v) } else { nil } })
     }
 
     /// One of the cases of `E`, by its raw value, read from and written to `path`.
     static func cases<E: RawRepresentable<String> & CaseIterable & Sendable>(
-        _ field: SettingsField, _ path: any WritableKeyPath<Settings, E> & Sendable, entity: Entity? = nil
+        _ field: SettingsField, _ path: any WritableKeyPath<Settings, E> & Sendable, entity: Entity? = nil, addOn: Bool = false
     ) -> SettingDescriptor {
         stored(
-            field, path, .choice(E.allCases.map(\.rawValue)), entity: entity, wrap: { .text($0.rawValue) },
+            field, path, .choice(E.allCases.map(\.rawValue)), entity: entity, addOn: addOn, wrap: { .text($0.rawValue) },
             unwrap: { if case let .text(v) = $0 { E(rawValue: v) } else { nil } })
     }
 
