@@ -26,13 +26,17 @@ import Testing
         let asked = Atomic(0)
         let strays = Atomic(0)
         let http = try TestHTTPServer { request in
-            guard request.contains("/v1/states?zip=70173&") else {
+            guard request.contains("/v1/states?zip=70173&") || request.contains("/v1/states?zip=70180&") else {
                 strays.add(1, ordering: .relaxed)
                 return .json([], status: 404)
             }
             // Today's request, from its local midnight (22:00Z) for three days.
             let decoded = request.removingPercentEncoding ?? request
-            if decoded.contains("from=2026-09-15T22:00:00Z&to=2026-09-18T22:00:00Z") { asked.add(1, ordering: .relaxed) }
+            if decoded.contains("from=2026-09-15T22:00:00Z&to=2026-09-18T22:00:00Z") {
+                asked.add(1, ordering: .relaxed)
+            } else {
+                strays.add(1, ordering: .relaxed)  // a past day: a grid profile reads no history
+            }
             return .json(Self.redated)
         }
         let harness = try ServiceHarness(
@@ -100,8 +104,11 @@ import Testing
             let result = try #require(object(await live.wait(for: "energyclock/settings/result") { $0.contains(reason) }), "\(update)")
             #expect(result["ok"] as? Bool == false)
         }
+        // A postcode as one plain value is a postcode, not a number.
+        try live.client.publish("energyclock/settings/carbon_area/set", "70180")
+        #expect(await live.wait(for: "energyclock/settings") { object($0)?["carbon_area"] as? String == "70180" } != nil)
         #expect(object(live.last("energyclock/settings"))?["signal"] as? String == "grid")
-        #expect(strays.load(ordering: .relaxed) == 0, "only StromGedacht is asked")
+        #expect(strays.load(ordering: .relaxed) == 0, "only StromGedacht is asked, and only from today")
         await live.stop()
         await harness.stop()
     }

@@ -85,6 +85,11 @@ extension SettingsField {
             }
             return .text(text)
         case .area:
+            // A plain `70173` or `13` is an area, not a number: postcodes and region ids are digits.
+            var value = value
+            if plain, case let .number(number) = value, let whole = Bounded.integer(number, in: 0...999_999_999_999) {
+                value = .string(String(whole))
+            }
             guard case let .string(text) = value else {
                 throw .wrongType(field: rawValue, expected: "a string", found: value.typeName)
             }
@@ -92,7 +97,7 @@ extension SettingsField {
             guard text.utf8.count <= 16, allowed else {
                 throw .outOfRange(
                     field: rawValue, value: Quote.json(text, limit: 40),
-                    allowed: "at most 16 letters and digits, e.g. GB, 13, RG41 or DK1")
+                    allowed: "at most 16 letters and digits, e.g. GB, 13, RG41, DK1, DE or 70173")
             }
             return .text(text)
         case .palette:

@@ -36,7 +36,8 @@ extension PriceManager {
         for profile in profiles.all {
             let key = cacheKey(for: profile.settings)
             if wanted[key] == nil { wanted[key] = profile.settings }
-            history[key] = max(history[key] ?? 1, profile.settings.historyDays)
+            // A grid profile's bands are its operator's: it reads no history.
+            history[key] = max(history[key] ?? 1, profile.settings.signal == .grid ? 1 : profile.settings.historyDays)
             // A paired carbon feed serves plans, which look ahead only: today is history enough.
             if let carbon = pairedCarbon(of: profile.settings) {
                 let paired = cacheKey(for: carbon)

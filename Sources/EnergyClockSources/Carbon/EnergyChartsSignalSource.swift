@@ -33,7 +33,8 @@ public struct EnergyChartsSignalSource: CarbonSource {
 
     /// Why `area` cannot be asked for, or nil.
     public func areaProblem(_ area: String) -> String? {
-        area == "DE" || StromGedachtSource.isPostcode(area) ? nil : "\(Quote.clip(area)) is neither DE nor a five-digit postcode"
+        if area == "DE" || StromGedachtSource.isPostcode(area) { return nil }
+        return area.isEmpty ? "no area is set" : "\(Quote.clip(area)) is neither DE nor a five-digit postcode"
     }
 
     /// The request for `area`: `signal?country=de`, with the postcode when one is set.

@@ -34,7 +34,8 @@ public struct StromGedachtSource: CarbonSource {
 
     /// Why `area` cannot be asked for, or nil: a postcode is five digits.
     public func areaProblem(_ area: String) -> String? {
-        Self.isPostcode(area) ? nil : "\(Quote.clip(area)) is not a five-digit postcode"
+        if Self.isPostcode(area) { return nil }
+        return area.isEmpty ? "no postcode is set" : "\(Quote.clip(area)) is not a five-digit postcode"
     }
 
     /// Whether `text` is a German postcode: five digits.
