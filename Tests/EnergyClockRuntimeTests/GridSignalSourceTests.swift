@@ -65,7 +65,7 @@ import Testing
         #expect(url.path == "/v1/states")
         let query = url.query?.removingPercentEncoding ?? ""
         #expect(query == "zip=70173&from=2026-12-04T23:00:00Z&to=2026-12-07T23:00:00Z")
-        #expect(source.scale == .stromGedacht && source.quantity == .gridSignal(.stromGedacht))
+        #expect(source.scale == .stromGedacht && EnergyChartsSignalSource().scale == .energyCharts)
     }
 
     static let day = #"{"states":[{"from":"2025-09-16T00:00:00+02:00","to":"2025-09-16T01:00:00+02:00","state":"#

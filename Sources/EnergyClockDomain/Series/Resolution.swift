@@ -36,7 +36,9 @@ extension Array where Element == SeriesSlot {
             if let g = group {
                 var slot = g.first
                 slot.end = g.end
-                slot.value = g.weighted / g.seconds
+                // A step has no mean: a grid signal's hour keeps its worst step, so that it says
+                // "use power now" only when all of it does.
+                if slot.quantity.gridScale == nil { slot.value = g.weighted / g.seconds }
                 result.append(slot)
             }
             group = nil
@@ -52,14 +54,8 @@ extension Array where Element == SeriesSlot {
                     g.first.provenance == slot.provenance
                 {
                     if g.first.level != slot.level { g.first.level = nil }
-                    if slot.quantity.gridScale != nil {
-                        // A step has no mean: the hour takes its worst step, so that it says
-                        // "use power now" only when all of it does.
-                        g.first.value = Swift.max(g.first.value, slot.value)
-                        group = (hour, g.first, pieceEnd, g.first.value * (g.seconds + length), g.seconds + length)
-                    } else {
-                        group = (hour, g.first, pieceEnd, g.weighted + slot.value * length, g.seconds + length)
-                    }
+                    g.first.value = Swift.max(g.first.value, slot.value)  // the worst so far; flush means the rest
+                    group = (hour, g.first, pieceEnd, g.weighted + slot.value * length, g.seconds + length)
                 } else {
                     flush()
                     var first = slot

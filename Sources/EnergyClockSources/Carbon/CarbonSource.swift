@@ -32,9 +32,6 @@ extension CarbonSource {
     /// A source of the intensity, unless it says otherwise.
     public var scale: GridScale? { nil }
 
-    /// What its values measure.
-    public var quantity: Quantity { scale.map(Quantity.gridSignal) ?? .carbonIntensity }
-
     /// How much one request asks for: three days, a day past and two ahead when it starts a day
     /// before now.
     public static var span: TimeInterval { 3 * 86_400 }
